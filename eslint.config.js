@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'test-fixtures/**/bin/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The core is pure: no file system, no processes, no environment, no clock.
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os'].map((name) => ({
+            name,
+            message: '@the-loop/core is pure: take the data as a parameter and let an adapter do the I/O.',
+          })),
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'process', message: '@the-loop/core reads no environment: pass values in.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'core reads no clock: take `now` as a parameter.' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'core reads no clock: take `now` as a parameter.' },
+      ],
+    },
+  },
+);

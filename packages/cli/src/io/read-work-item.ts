@@ -1,0 +1,95 @@
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
+import { UsageError } from '../errors.js';
+import type { Repo } from './repo.js';
+
+/** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
+export const MAX_ARTIFACT_BYTES = 1024 * 1024;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Every artifact file name the graph or the report knows. */
+export function artifactNames(graph: Graph): string[] {
+  const names = new Set<string>(KNOWN_ARTIFACTS);
+  for (const node of graph.nodes) for (const name of node.alternatives) names.add(name);
+  return [...names];
+}
+
+/** The work-item folders under the spec root, sorted. Files beside them (an index.md) are not work items. */
+export async function listWorkItems(repo: Repo): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(repo.specRoot, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UsageError(`the spec root ${repo.config.specDir} does not exist in ${repo.root} (set workflow.specDir in .the-loop/harness-config.yaml)`);
+    }
+    throw new UsageError(`cannot list the spec root ${repo.config.specDir}: ${(error as Error).message}`);
+  }
+  const dirs: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || workItemIdProblem(entry.name)) continue;
+    if (entry.isDirectory()) dirs.push(entry.name);
+    else if (entry.isSymbolicLink()) {
+      const target = await stat(join(repo.specRoot, entry.name)).catch(() => undefined);
+      if (target?.isDirectory()) dirs.push(entry.name);
+    }
+  }
+  return dirs.sort();
+}
+
+/** Validate an id given on the command line and make sure its folder exists. */
+export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
+  const problem = workItemIdProblem(id);
+  if (problem) throw new UsageError(problem);
+  const info = await stat(join(repo.specRoot, id)).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    const known = await listWorkItems(repo).catch(() => []);
+    const hint = known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
+    throw new UsageError(`no work item "${id}" under ${repo.config.specDir}.${hint}`);
+  }
+}
+
+/** Read a work item's artifact files. A file that cannot be read becomes an `unreadable` entry, never a pass. */
+export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
+  const dir = join(repo.specRoot, id);
+  const files = new Map<string, ArtifactSource>();
+  const present = new Set(await readdir(dir).catch(() => [] as string[]));
+  await Promise.all(
+    names
+      .filter((name) => present.has(name))
+      .map(async (name) => {
+        const source = await readArtifact(join(dir, name));
+        if (source) files.set(name, source);
+      }),
+  );
+  return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+async function readArtifact(path: string): Promise<ArtifactSource | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return { unreadable: 'it is a directory, not a file' };
+    if (info.size > MAX_ARTIFACT_BYTES) {
+      return { unreadable: `it is ${(info.size / 1024 / 1024).toFixed(1)} MB; artifacts over ${MAX_ARTIFACT_BYTES / 1024 / 1024} MB are refused` };
+    }
+    const bytes = await readFile(path);
+    if (bytes.includes(0)) return { unreadable: 'it is a binary file (it contains NUL bytes)' };
+    try {
+      return { text: decoder.decode(bytes) };
+    } catch {
+      return { unreadable: 'it is not valid UTF-8' };
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      // A dangling symlink is listed but cannot be opened.
+      const link = await lstat(path).catch(() => undefined);
+      return link ? { unreadable: 'it is a symbolic link to nothing' } : undefined;
+    }
+    if (code === 'ELOOP') return { unreadable: 'it is a symbolic link loop' };
+    return { unreadable: (error as Error).message };
+  }
+}

@@ -1,0 +1,111 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './errors.js';
+
+/** A command: parses its own options, does its I/O, prints, and returns the exit code. */
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  run(args: readonly string[], env: CommandEnv): Promise<number>;
+}
+
+/** What a command may touch, injected so tests and other callers can redirect it. */
+export interface CommandEnv {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdin: NodeJS.ReadableStream;
+  readonly now: () => Date;
+}
+
+// Commands load lazily so `check` never pays for the critic runner or the hook dialects.
+const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  check: () => import('./commands/check.js'),
+  report: () => import('./commands/report.js'),
+};
+
+const VERSION = '0.1.0';
+
+function helpText(): string {
+  return [
+    'the-loop — an agent-driven development lifecycle, enforced by code',
+    '',
+    'Usage: the-loop <command> [options]',
+    '',
+    'Commands:',
+    '  check <work-item>   evaluate one work item\'s gates',
+    '  report              drift report over every work item under the spec root',
+    '',
+    'Global options: --repo DIR (default: current directory), --format, --help, --version',
+    'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',
+    'Run `the-loop <command> --help` for a command\'s options.',
+    '',
+  ].join('\n');
+}
+
+/** Entry point: runs one command and sets the process exit code once. */
+export async function main(argv: readonly string[], env: CommandEnv = processEnv()): Promise<number> {
+  const code = await runCli(argv, env);
+  process.exitCode = code;
+  return code;
+}
+
+export async function runCli(argv: readonly string[], env: CommandEnv): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      env.stdout.write(helpText());
+      return name === undefined ? 2 : 0;
+    }
+    if (name === '--version' || name === '-v') {
+      env.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`unknown command "${name}". Run \`the-loop --help\` for the list.`);
+    const { command } = await load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      env.stdout.write(`${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(rest, env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      env.stderr.write(`the-loop: ${error.message}\n`);
+      return error.exitCode;
+    }
+    env.stderr.write(`the-loop: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 2;
+  }
+}
+
+/** Parse a command's options strictly: an unknown option is a usage error, never ignored. */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: T,
+  usage: string,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  }
+}
+
+/** Check an option's value against the allowed set. */
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, option: string): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
+
+function processEnv(): CommandEnv {
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    now: () => new Date(),
+  };
+}

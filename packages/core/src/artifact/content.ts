@@ -1,0 +1,53 @@
+import type { Nodes, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+
+// Words a template leaves where an author was meant to write something.
+const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...', 'n/a-placeholder']);
+// `<describe the boundary>`-style prompts: an angle-bracketed phrase with no attributes.
+const PLACEHOLDER_TAG = /<[^<>=/"']*>/g;
+const HTML_COMMENT = /<!--[\s\S]*?(-->|$)/g;
+
+/** True when an HTML fragment is only comments and template placeholders. */
+export function isInertHtml(value: string): boolean {
+  return value.replace(HTML_COMMENT, '').replace(PLACEHOLDER_TAG, '').trim() === '';
+}
+
+/** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
+export function isPlaceholderText(value: string): boolean {
+  const stripped = value.replace(PLACEHOLDER_TAG, ' ').trim();
+  if (stripped === '') return true;
+  return stripped.split(/\s+/).every((word) => PLACEHOLDER_WORDS.has(word.toLowerCase()));
+}
+
+/**
+ * Whether a node carries real content. Comments, placeholders, a table with a header and
+ * no body rows, and blockquotes (a template's guidance) do not.
+ */
+export function isSubstantive(node: RootContent | Nodes): boolean {
+  switch (node.type) {
+    case 'html':
+      return !isInertHtml(node.value);
+    case 'blockquote':
+    case 'thematicBreak':
+    case 'definition':
+    case 'footnoteDefinition':
+    case 'yaml':
+    case 'heading':
+      return false;
+    case 'code':
+      return node.value.trim() !== '';
+    case 'table':
+      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(toString(cell))));
+    case 'list':
+      return node.children.some((item) => item.children.some(isSubstantive));
+    case 'listItem':
+      return node.children.some(isSubstantive);
+    case 'paragraph':
+      return node.children.some((child) => {
+        if (child.type === 'html') return !isInertHtml(child.value);
+        return !isPlaceholderText(toString(child));
+      });
+    default:
+      return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : toString(node).trim() !== '';
+  }
+}

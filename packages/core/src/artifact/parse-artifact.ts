@@ -1,0 +1,186 @@
+import type { Heading, List, ListItem, Root, RootContent, Table as MdTable } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
+import { isSubstantive } from './content.js';
+import { parseFrontMatter } from './front-matter.js';
+import type { Artifact, FrontMatter, ListEntry, Section, Table, Task } from './types.js';
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+
+// A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text.
+const LOOSE_MARKER = /^\[([^\]\n])\][ \t]+/;
+
+/**
+ * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
+ * parser becomes an `internal-error` diagnostic so the gate fails closed.
+ */
+export function parseArtifact(path: string, rawText: string): Artifact {
+  const text = rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText;
+  const lineCount = countLines(text);
+  try {
+    return parseMarkdown(path, text, lineCount);
+  } catch (error) {
+    return {
+      path,
+      text,
+      lineCount,
+      empty: text.trim() === '',
+      frontMatter: undefined,
+      sections: [],
+      tasks: [],
+      tables: [],
+      diagnostics: [
+        diagnostic({
+          ruleId: 'internal-error',
+          message: `the-loop could not parse this file: ${error instanceof Error ? error.message : String(error)}`,
+          file: path,
+          position: { line: 1, column: 1 },
+        }),
+      ],
+    };
+  }
+}
+
+function parseMarkdown(path: string, text: string, lineCount: number): Artifact {
+  const root = processor.parse(text) as Root;
+  const diagnostics: Diagnostic[] = [];
+  let frontMatter: FrontMatter | undefined;
+  const first = root.children[0];
+  if (first?.type === 'yaml') {
+    const position = start(first);
+    const result = parseFrontMatter(path, { yaml: first.value, firstLine: position.line + 1, position });
+    frontMatter = result.frontMatter;
+    diagnostics.push(...result.diagnostics);
+  } else if (/^---[ \t]*\r?\n/.test(text)) {
+    diagnostics.push(
+      diagnostic({
+        ruleId: 'front-matter-invalid',
+        message: 'Front-matter is opened with `---` on line 1 but never closed.',
+        file: path,
+        position: { line: 1, column: 1 },
+        fix: 'Close the front-matter with a second `---` line.',
+      }),
+    );
+  }
+  return {
+    path,
+    text,
+    lineCount,
+    empty: text.trim() === '',
+    frontMatter,
+    sections: readSections(root),
+    tasks: readTasks(root),
+    tables: readTables(root),
+    diagnostics,
+  };
+}
+
+function readSections(root: Root): Section[] {
+  const children = root.children;
+  const sections: Section[] = [];
+  children.forEach((node, index) => {
+    if (node.type !== 'heading') return;
+    const owned: RootContent[] = [];
+    for (const next of children.slice(index + 1)) {
+      if (next.type === 'heading' && next.depth <= node.depth) break;
+      owned.push(next);
+    }
+    sections.push({
+      title: headingTitle(node),
+      depth: node.depth,
+      position: start(node),
+      empty: !owned.some(isSubstantive),
+      text: owned.map((child) => toString(child)).join('\n'),
+      items: owned.flatMap((child) => (child.type === 'list' ? child.children.map(listEntry) : [])).filter((e) => e.term !== ''),
+    });
+  });
+  return sections;
+}
+
+function listEntry(item: ListItem): ListEntry {
+  const paragraph = item.children[0];
+  let term = '';
+  if (paragraph?.type === 'paragraph') {
+    const marked = paragraph.children.find((child) => child.type === 'strong' || child.type === 'inlineCode');
+    const text = toString(paragraph);
+    term = marked ? toString(marked) : (text.split(':', 1)[0] ?? text);
+  }
+  return { term: term.trim(), position: start(item) };
+}
+
+function readTasks(root: Root): Task[] {
+  const tasks: Task[] = [];
+  visit(root, 'listItem', (item: ListItem) => {
+    const task = taskOf(item);
+    if (task) tasks.push(task);
+  });
+  return tasks;
+}
+
+function taskOf(item: ListItem): Task | undefined {
+  const paragraph = item.children[0];
+  const body = paragraph?.type === 'paragraph' ? toString(paragraph) : '';
+  if (typeof item.checked === 'boolean') {
+    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', position: start(item) };
+  }
+  const match = LOOSE_MARKER.exec(body);
+  if (!match || paragraph?.type !== 'paragraph') return undefined;
+  // `[x]` reaches here only when GFM did not take it (e.g. no text after it): still done.
+  const marker = match[1] ?? ' ';
+  return {
+    text: body.slice(match[0].length).trim(),
+    done: marker === 'x' || marker === 'X',
+    marker,
+    position: start(item),
+  };
+}
+
+function readTables(root: Root): Table[] {
+  const tables: Table[] = [];
+  let heading: string | undefined;
+  const walk = (nodes: readonly RootContent[]): void => {
+    for (const node of nodes) {
+      if (node.type === 'heading') heading = headingTitle(node);
+      else if (node.type === 'table') tables.push(tableOf(node, heading));
+      else if (node.type === 'list' || node.type === 'blockquote') walk(childrenOf(node));
+    }
+  };
+  walk(root.children);
+  return tables;
+}
+
+function childrenOf(node: List | RootContent): RootContent[] {
+  if (node.type === 'list') return node.children.flatMap((item) => item.children);
+  return 'children' in node ? (node.children as RootContent[]) : [];
+}
+
+function tableOf(node: MdTable, section: string | undefined): Table {
+  const [head, ...body] = node.children;
+  return {
+    section,
+    header: head ? head.children.map((cell) => toString(cell).trim()) : [],
+    rows: body.map((row) => ({ cells: row.children.map((cell) => toString(cell).trim()), position: start(row) })),
+    position: start(node),
+  };
+}
+
+/** A heading's title as plain text; the parser already drops closing `#`s. */
+function headingTitle(node: Heading): string {
+  return toString(node).trim();
+}
+
+function start(node: { position?: { start: { line: number; column: number } } | undefined }): Position {
+  const point = node.position?.start;
+  return point ? { line: point.line, column: point.column } : { line: 1, column: 1 };
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines += 1;
+  return lines;
+}

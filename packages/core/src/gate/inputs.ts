@@ -1,0 +1,28 @@
+/** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
+export type ArtifactSource = { readonly text: string } | { readonly unreadable: string };
+
+/** An approval recorded by `the-loop graph approve`, bound to the artifact's SHA-256. */
+export interface Approval {
+  readonly artifact: string;
+  readonly digest: string;
+  readonly by: string;
+  readonly at: string;
+}
+
+/** Everything a gate evaluation reads about one work item. The CLI gathers it; core only reads it. */
+export interface WorkItemInput {
+  readonly id: string;
+  /** The work item's folder relative to the repository root, with `/` separators. */
+  readonly dir: string;
+  /** Artifact files by name (`design.md`), as found in the folder. */
+  readonly files: ReadonlyMap<string, ArtifactSource>;
+  readonly approvals?: readonly Approval[] | undefined;
+  /** SHA-256 (hex) of each file, for approvals. */
+  readonly digests?: ReadonlyMap<string, string> | undefined;
+  /** Logins with the `approver` role in `.the-loop/collaborators.yaml`. */
+  readonly approvers?: readonly string[] | undefined;
+  /** Opt-in nodes a human selected for this work item. */
+  readonly selectedOptIns?: readonly string[] | undefined;
+  /** The pointer recorded in graph state, compared with the derived node. */
+  readonly recordedNode?: string | undefined;
+}

@@ -1,0 +1,158 @@
+import * as v from 'valibot';
+import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
+import { DEFAULT_GRAPH_YAML } from './default-graph.js';
+import { GATE_PREDICATES, GraphSchema, type GraphInput } from './schema.js';
+import type { Graph, GraphNode } from './types.js';
+
+export type CompileResult = { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] };
+
+/** Compile a graph YAML document. Every error is reported at once, each with its position. */
+export function compileGraph(file: string, text: string): CompileResult {
+  const parsed = parseYamlSource(file, text);
+  if (!parsed.ok) return parsed;
+  return compileGraphValue(parsed.source, []);
+}
+
+/** Compile the graph found at `basePath` inside an already-parsed YAML file. */
+export function compileGraphValue(source: YamlSource, basePath: readonly PropertyKey[]): CompileResult {
+  const value = basePath.reduce<unknown>((acc, key) => (isRecord(acc) ? acc[key as string] : undefined), source.value);
+  const issue = (path: readonly PropertyKey[], message: string): SourceIssue => ({
+    file: source.file,
+    ...source.positionOf([...basePath, ...path]),
+    message,
+  });
+  const result = v.safeParse(GraphSchema, value, { abortEarly: false });
+  if (!result.success) return { ok: false, issues: result.issues.map((i) => schemaIssue(i, value, issue)) };
+  const issues = semanticIssues(result.output, issue);
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, graph: buildGraph(result.output) };
+}
+
+let defaultGraph: Graph | undefined;
+
+/** The default lifecycle graph shipped with the-loop. */
+export function getDefaultGraph(): Graph {
+  if (!defaultGraph) {
+    const result = compileGraph('<default graph>', DEFAULT_GRAPH_YAML);
+    if (!result.ok) throw new Error(`the default graph does not compile: ${result.issues.map((i) => i.message).join('; ')}`);
+    defaultGraph = result.graph;
+  }
+  return defaultGraph;
+}
+
+function buildGraph(input: GraphInput): Graph {
+  const nodes: GraphNode[] = input.nodes.map((node) => ({
+    ...node,
+    gate: node.gate ?? [],
+    alternatives: node.produces ? node.produces.split('|').map((name) => name.trim()).filter(Boolean) : [],
+  }));
+  return { start: input.start, nodes, edges: input.edges, byId: new Map(nodes.map((node) => [node.id, node])) };
+}
+
+type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
+
+function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
+  const issues: SourceIssue[] = [];
+  const ids = new Set<string>();
+  graph.nodes.forEach((node, index) => {
+    if (ids.has(node.id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${node.id}"`));
+    ids.add(node.id);
+  });
+  const known = (id: string): boolean => ids.has(id);
+  const options = (): string => [...ids].join(', ');
+  if (!known(graph.start)) issues.push(issue(['start'], `start node "${graph.start}" is not declared (nodes: ${options()})`));
+  graph.nodes.forEach((node, index) => {
+    node.requires?.forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${node.id}" requires unknown node "${id}"`));
+    });
+    node.choices?.forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers unknown choice "${id}"`));
+    });
+    node.gate?.forEach((predicate, j) => {
+      const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
+      if (needsArtifact && !node.produces) {
+        issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
+      }
+    });
+  });
+  const routes = new Set<string>();
+  graph.edges.forEach((edge, index) => {
+    if (!known(edge.from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${edge.from}" (nodes: ${options()})`));
+    if (!known(edge.to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${edge.to}" (nodes: ${options()})`));
+    const route = `${edge.from}\u0000${edge.on}`;
+    if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${edge.from}" already has an edge on "${edge.on}"`));
+    routes.add(route);
+  });
+  return issues;
+}
+
+function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): SourceIssue {
+  const path = (raw.path ?? []).map((item) => item.key as PropertyKey);
+  const gateItem = gatePredicateIssue(path, root);
+  if (gateItem) return issue(gateItem.path, gateItem.message);
+  const where = path.length > 0 ? `${path.join('.')}: ` : '';
+  if (raw.kind === 'schema' && raw.expected === 'never') {
+    return issue(path, `unknown key "${String(path[path.length - 1])}"${suggest(String(path[path.length - 1]), path)}`);
+  }
+  return issue(path, `${where}${raw.message}`);
+}
+
+// A failed union says "invalid type"; explain a gate item in the terms of its own key instead.
+function gatePredicateIssue(path: readonly PropertyKey[], root: unknown): { path: PropertyKey[]; message: string } | undefined {
+  const gateIndex = path.indexOf('gate');
+  if (gateIndex !== 2 || path[0] !== 'nodes' || typeof path[3] !== 'number') return undefined;
+  const itemPath = path.slice(0, 4);
+  const item = itemPath.reduce<unknown>((acc, key) => (isRecord(acc) || Array.isArray(acc) ? (acc as Record<PropertyKey, unknown>)[key] : undefined), root);
+  const known = Object.keys(GATE_PREDICATES);
+  if (!isRecord(item)) return { path: itemPath, message: `a gate predicate must be a mapping with one key (${known.join(', ')})` };
+  const keys = Object.keys(item);
+  if (keys.length !== 1) return { path: itemPath, message: `a gate predicate has exactly one key; found ${keys.length} (${keys.join(', ') || 'none'})` };
+  const key = keys[0] as string;
+  if (!(key in GATE_PREDICATES)) {
+    return { path: [...itemPath, key], message: `unknown gate predicate "${key}"${closest(key, known)} — known: ${known.join(', ')}` };
+  }
+  const result = v.safeParse(GATE_PREDICATES[key as keyof typeof GATE_PREDICATES], item);
+  if (result.success) return undefined;
+  const first = result.issues[0];
+  const sub = (first.path ?? []).map((p) => p.key as PropertyKey);
+  const detail = first.kind === 'schema' && first.expected === 'never' ? `unknown key "${String(sub[sub.length - 1])}"` : first.message;
+  return { path: [...itemPath, ...sub], message: `gate predicate "${key}": ${detail}` };
+}
+
+function suggest(key: string, path: readonly PropertyKey[]): string {
+  const candidates = path.length === 1 ? ['start', 'nodes', 'edges'] : path[0] === 'edges' ? ['from', 'to', 'on'] : NODE_KEYS;
+  return closest(key, candidates);
+}
+
+const NODE_KEYS = ['id', 'phase', 'actor', 'produces', 'requires', 'stage', 'optional', 'optIn', 'maxAttempts', 'gate', 'choices', 'notify', 'assignment'];
+
+function closest(word: string, candidates: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best ? ` (did you mean "${best}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let previous = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const current = row[j] as number;
+      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] as number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

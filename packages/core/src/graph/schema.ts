@@ -1,0 +1,67 @@
+import * as v from 'valibot';
+
+const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+const nodeId = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and hyphens'));
+
+/** Gate predicates, one key per list item (ARCHITECTURE §4). Unknown keys are errors. */
+export const GATE_PREDICATES = {
+  locked: v.strictObject({ locked: v.literal(true) }),
+  frontMatter: v.strictObject({
+    frontMatter: v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])),
+  }),
+  sections: v.strictObject({ sections: v.pipe(v.array(nonEmpty), v.minLength(1)) }),
+  tasksComplete: v.strictObject({ tasksComplete: v.literal(true) }),
+  boundariesFrom: v.strictObject({
+    boundariesFrom: v.strictObject({ artifact: nonEmpty, section: nonEmpty }),
+  }),
+  reviewRounds: v.strictObject({
+    reviewRounds: v.strictObject({ type: nonEmpty, min: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  }),
+  approved: v.strictObject({ approved: nonEmpty }),
+} as const;
+
+export type GatePredicateKind = keyof typeof GATE_PREDICATES;
+
+export const GatePredicateSchema = v.union(Object.values(GATE_PREDICATES));
+
+export const ActorSchema = v.picklist(['agent', 'human', 'code']);
+
+export const NotifySchema = v.strictObject({
+  onEnter: v.optional(v.array(nonEmpty)),
+  onExit: v.optional(v.array(nonEmpty)),
+  onGateFail: v.optional(v.array(nonEmpty)),
+  onAwaitHuman: v.optional(v.array(nonEmpty)),
+  onEscalate: v.optional(v.array(nonEmpty)),
+  onExitGraph: v.optional(v.array(nonEmpty)),
+});
+
+export const NodeSchema = v.strictObject({
+  id: nodeId,
+  phase: nonEmpty,
+  actor: ActorSchema,
+  produces: v.optional(nonEmpty),
+  requires: v.optional(v.array(nodeId)),
+  stage: v.optional(nonEmpty),
+  optional: v.optional(v.boolean()),
+  optIn: v.optional(v.boolean()),
+  maxAttempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  gate: v.optional(v.array(GatePredicateSchema)),
+  choices: v.optional(v.array(nodeId)),
+  notify: v.optional(NotifySchema),
+  assignment: v.optional(nonEmpty),
+});
+
+export const EdgeSchema = v.strictObject({
+  from: nodeId,
+  to: nodeId,
+  on: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case outcome name')),
+});
+
+/** The graph document, in the YAML's own shape. */
+export const GraphSchema = v.strictObject({
+  start: nodeId,
+  nodes: v.pipe(v.array(NodeSchema), v.minLength(1)),
+  edges: v.array(EdgeSchema),
+});
+
+export type GraphInput = v.InferOutput<typeof GraphSchema>;

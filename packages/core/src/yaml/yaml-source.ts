@@ -1,0 +1,68 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { Position } from '../diagnostic.js';
+
+/** A problem in a configuration or graph file, with the place it was found. */
+export interface SourceIssue {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** A parsed YAML file that can map a value path back to its line and column. */
+export interface YamlSource {
+  readonly file: string;
+  readonly doc: Document.Parsed;
+  readonly value: unknown;
+  /** Where the value at `path` sits; for a key that should not be there, where the key sits. */
+  positionOf(path: readonly PropertyKey[]): Position;
+}
+
+export type YamlSourceResult = { ok: true; source: YamlSource } | { ok: false; issues: SourceIssue[] };
+
+/** Parse YAML text, collecting every syntax error with its position. Never throws. */
+export function parseYamlSource(file: string, text: string): YamlSourceResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
+  const at = (offset: number): Position => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      issues: doc.errors.map((error) => ({ file, ...at(error.pos[0]), message: error.message.split('\n', 1)[0] ?? error.message })),
+    };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return { ok: false, issues: [{ file, line: 1, column: 1, message: error instanceof Error ? error.message : String(error) }] };
+  }
+  const positionOf = (path: readonly PropertyKey[]): Position => {
+    let node: unknown = doc.contents;
+    let best: Position = { line: 1, column: 1 };
+    for (const segment of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+        if (!pair) return best;
+        const keyNode = pair.key as YamlNode;
+        if (keyNode.range) best = at(keyNode.range[0]);
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number') {
+        node = node.items[segment];
+      } else {
+        return best;
+      }
+      const range = (node as YamlNode | null)?.range;
+      if (range && !isMap(node)) best = at(range[0]);
+    }
+    return best;
+  };
+  return { ok: true, source: { file, doc, value, positionOf } };
+}

@@ -1,0 +1,36 @@
+// The test command: build the CLI (tests run the built binary), run every test with vitest,
+// and end with one plain `N passed, N failed` line taken from vitest's JSON report, so a run
+// that executed no test is visible.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const results = `${root}.test-results.json`;
+const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+
+const built = run([`${root}scripts/build.mjs`]);
+if (built.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(built.status ?? 1);
+}
+rmSync(results, { force: true });
+const vitest = run([
+  `${root}node_modules/vitest/vitest.mjs`,
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${results}`,
+  ...process.argv.slice(2),
+]);
+let passed = 0;
+let failed = 0;
+try {
+  const report = JSON.parse(readFileSync(results, 'utf8'));
+  passed = report.numPassedTests;
+  failed = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+} catch {
+  failed = 1;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(vitest.status === 0 && failed === 0 && passed > 0 ? 0 : vitest.status || 1);
