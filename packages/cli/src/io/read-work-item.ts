@@ -46,7 +46,8 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   if (problem) throw new UsageError(problem);
   const info = await stat(join(repo.specRoot, id)).catch(() => undefined);
   if (!info?.isDirectory()) {
-    const known = await listWorkItems(repo).catch(() => []);
+    // A missing spec root is reported as such (listWorkItems throws), not as an unknown id.
+    const known = await listWorkItems(repo);
     const hint = known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
     throw new UsageError(`no work item "${id}" under ${repo.config.specDir}.${hint}`);
   }

@@ -59,11 +59,13 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 50 });
+    // An anchor that contains its own alias (`a: &a [*a]`) builds a cycle no report can serialise.
+    JSON.stringify(data);
   } catch (error) {
     diagnostics.push(
       diagnostic({
         ruleId: 'front-matter-invalid',
-        message: `Front-matter cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Front-matter cannot be read: ${firstLine(error instanceof Error ? error.message : String(error))}`,
         file: path,
         position: source.position,
       }),

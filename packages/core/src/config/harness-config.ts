@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_YAML } from '../graph/default-graph.js';
 import type { Graph } from '../graph/types.js';
+import type { Position } from '../diagnostic.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
 /** Configuration files, in the order they are looked for; the first that exists wins. */
@@ -90,7 +91,16 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
       return { ok: false, issues: [{ file: source.file, ...source.positionOf(['workflow', 'graph', 'extends']), message: 'workflow.graph.extends: only "default" can be extended' }] };
     }
     const merged = mergeGraph(defaultGraphValue(), rest);
-    return compileGraphValue({ ...source, value: { workflow: { graph: merged } } }, ['workflow', 'graph']);
+    // Issues name merged indices; point them at the entry in this file, or at `extends` for a default entry.
+    const positionOf = (path: readonly PropertyKey[]): Position => {
+      const [, , list, index, ...tail] = path;
+      if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
+        const origin = (list === 'nodes' ? merged.nodeOrigin : merged.edgeOrigin)[index];
+        return source.positionOf(origin === undefined ? ['workflow', 'graph', 'extends'] : ['workflow', 'graph', list, origin, ...tail]);
+      }
+      return source.positionOf(path);
+    };
+    return compileGraphValue({ ...source, value: { workflow: { graph: merged.value } }, positionOf }, ['workflow', 'graph']);
   }
   return compileGraphValue(source, ['workflow', 'graph']);
 }
@@ -101,22 +111,36 @@ function defaultGraphValue(): Record<string, unknown> {
   return parsed.source.value as Record<string, unknown>;
 }
 
-function mergeGraph(base: Record<string, unknown>, extension: Record<string, unknown>): Record<string, unknown> {
+interface MergedGraph {
+  readonly value: Record<string, unknown>;
+  /** For each merged node/edge, its index in the extension, or undefined when it is the default's. */
+  readonly nodeOrigin: readonly (number | undefined)[];
+  readonly edgeOrigin: readonly (number | undefined)[];
+}
+
+function mergeGraph(base: Record<string, unknown>, extension: Record<string, unknown>): MergedGraph {
   const baseNodes = base['nodes'] as Record<string, unknown>[];
   const baseEdges = base['edges'] as Record<string, unknown>[];
   const nodes = [...baseNodes];
+  const nodeOrigin: (number | undefined)[] = nodes.map(() => undefined);
   const extraNodes = Array.isArray(extension['nodes']) ? (extension['nodes'] as unknown[]) : [];
-  for (const node of extraNodes) {
+  extraNodes.forEach((node, origin) => {
     const id = (node as Record<string, unknown> | null)?.['id'];
     const at = nodes.findIndex((n) => n['id'] === id);
-    if (at >= 0) nodes[at] = node as Record<string, unknown>;
-    else nodes.push(node as Record<string, unknown>);
-  }
+    if (at >= 0) {
+      nodes[at] = node as Record<string, unknown>;
+      nodeOrigin[at] = origin;
+    } else {
+      nodes.push(node as Record<string, unknown>);
+      nodeOrigin.push(origin);
+    }
+  });
   const extraEdges = Array.isArray(extension['edges']) ? (extension['edges'] as Record<string, unknown>[]) : [];
   const edges = baseEdges.filter((edge) => !extraEdges.some((e) => e?.['from'] === edge['from'] && e?.['on'] === edge['on']));
+  const edgeOrigin: (number | undefined)[] = [...edges.map(() => undefined), ...extraEdges.map((_, origin) => origin)];
   edges.push(...extraEdges);
   const { nodes: _n, edges: _e, ...others } = extension;
-  return { ...base, ...others, nodes, edges };
+  return { value: { ...base, ...others, nodes, edges }, nodeOrigin, edgeOrigin };
 }
 
 function normalizeDir(dir: string): string {

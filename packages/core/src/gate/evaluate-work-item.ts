@@ -62,10 +62,6 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     return verdict;
   };
 
-  const currentIndex = line.findIndex((node) => {
-    const { outcome } = verdictOf(node);
-    return outcome === 'block' || outcome === 'wait';
-  });
   const claim = readClaim(graph, line, files);
   const creators = firstProducers(line);
   const extra = new Map<string, Diagnostic[]>();
@@ -73,14 +69,25 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     if (found.length > 0) extra.set(nodeId, [...(extra.get(nodeId) ?? []), ...found.map((d) => ({ ...d, node: nodeId }))]);
   };
 
-  // Parse-level problems belong to the node that writes the artifact.
+  // Parse-level problems belong to the node that writes the artifact, and an error among
+  // them leaves that node unmet: a node is never `passed` while it reports a `block`.
+  const ownerless: Diagnostic[] = [];
   for (const [name, found] of files.parseFindings()) {
     const owner = name === EXECUTION_LOG && claim.index >= 0 ? line[claim.index] : line.find((n) => n.alternatives.includes(name) && n.actor !== 'human' && !(n.optIn && !selected.has(n.id)));
-    attach((owner ?? line[Math.max(currentIndex, 0)] ?? line[0])!.id, found);
+    if (owner) attach(owner.id, found);
+    else ownerless.push(...found);
   }
+  const currentIndex = line.findIndex((node) => {
+    const { outcome } = verdictOf(node);
+    return outcome === 'block' || outcome === 'wait' || (extra.get(node.id) ?? []).some((d) => d.severity === 'error');
+  });
+  attach(line[Math.max(currentIndex, 0)]!.id, ownerless);
   if (claim.problem) attach(line[Math.max(currentIndex, 0)]!.id, [claim.problem]);
   const effectiveCurrent = currentIndex === -1 ? line.length : currentIndex;
-  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position) {
+  // Several nodes share a phase (six review nodes are all `needs-review`): a claim of the
+  // derived node's phase, or of the last phase once every node passes, agrees with it.
+  const derivedPhase = (line[currentIndex] ?? line[line.length - 1])?.phase;
+  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position && claim.phase !== derivedPhase) {
     attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
   }
   if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {

@@ -22,10 +22,14 @@ export function compileGraphValue(source: YamlSource, basePath: readonly Propert
     message,
   });
   const result = v.safeParse(GraphSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: result.issues.map((i) => schemaIssue(i, value, issue)) };
-  const issues = semanticIssues(result.output, issue);
-  if (issues.length > 0) return { ok: false, issues };
+  // Every problem at once: cross-references are checked even when a field has the wrong shape.
+  const issues = [...(result.success ? [] : result.issues.map((i) => schemaIssue(i, value, issue))), ...semanticIssues(value, issue)];
+  if (!result.success || issues.length > 0) return { ok: false, issues: issues.sort(byPosition) };
   return { ok: true, graph: buildGraph(result.output) };
+}
+
+function byPosition(a: SourceIssue, b: SourceIssue): number {
+  return a.line - b.line || a.column - b.column;
 }
 
 let defaultGraph: Graph | undefined;
@@ -51,50 +55,78 @@ function buildGraph(input: GraphInput): Graph {
 
 type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
 
-function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
+// Reads the raw value defensively: it runs even when the schema found entries of the wrong shape.
+function semanticIssues(graph: unknown, issue: IssueAt): SourceIssue[] {
+  if (!isRecord(graph)) return [];
+  const nodes = listOf(graph['nodes']);
+  const edges = listOf(graph['edges']);
   const issues: SourceIssue[] = [];
   const ids = new Set<string>();
-  graph.nodes.forEach((node, index) => {
-    if (ids.has(node.id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${node.id}"`));
-    ids.add(node.id);
+  nodes.forEach((node, index) => {
+    const id = isRecord(node) ? node['id'] : undefined;
+    if (typeof id !== 'string') return;
+    if (ids.has(id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${id}"`));
+    ids.add(id);
   });
-  const known = (id: string): boolean => ids.has(id);
+  const known = (id: unknown): boolean => typeof id !== 'string' || ids.has(id);
   const options = (): string => [...ids].join(', ');
-  if (!known(graph.start)) issues.push(issue(['start'], `start node "${graph.start}" is not declared (nodes: ${options()})`));
-  graph.nodes.forEach((node, index) => {
-    node.requires?.forEach((id, j) => {
-      if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${node.id}" requires unknown node "${id}"`));
+  if (!known(graph['start'])) issues.push(issue(['start'], `start node "${String(graph['start'])}" is not declared (nodes: ${options()})`));
+  nodes.forEach((node, index) => {
+    if (!isRecord(node)) return;
+    const name = String(node['id']);
+    listOf(node['requires']).forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${name}" requires unknown node "${String(id)}"`));
     });
-    node.choices?.forEach((id, j) => {
-      if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers unknown choice "${id}"`));
+    listOf(node['choices']).forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${name}" offers unknown choice "${String(id)}"`));
     });
-    node.gate?.forEach((predicate, j) => {
-      const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
-      if (needsArtifact && !node.produces) {
-        issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
+    listOf(node['gate']).forEach((predicate, j) => {
+      const needsArtifact = isRecord(predicate) && ('locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate);
+      if (needsArtifact && !node['produces']) {
+        issues.push(issue(['nodes', index, 'gate', j], `node "${name}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
       }
     });
   });
   const routes = new Set<string>();
-  graph.edges.forEach((edge, index) => {
-    if (!known(edge.from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${edge.from}" (nodes: ${options()})`));
-    if (!known(edge.to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${edge.to}" (nodes: ${options()})`));
-    const route = `${edge.from}\u0000${edge.on}`;
-    if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${edge.from}" already has an edge on "${edge.on}"`));
+  edges.forEach((edge, index) => {
+    if (!isRecord(edge)) return;
+    const { from, to, on } = edge;
+    if (!known(from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${String(from)}" (nodes: ${options()})`));
+    if (!known(to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${String(to)}" (nodes: ${options()})`));
+    if (typeof from !== 'string' || typeof on !== 'string') return;
+    const route = `${from}\u0000${on}`;
+    if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${from}" already has an edge on "${on}"`));
     routes.add(route);
   });
   return issues;
+}
+
+function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): SourceIssue {
   const path = (raw.path ?? []).map((item) => item.key as PropertyKey);
   const gateItem = gatePredicateIssue(path, root);
   if (gateItem) return issue(gateItem.path, gateItem.message);
-  const where = path.length > 0 ? `${path.join('.')}: ` : '';
-  if (raw.kind === 'schema' && raw.expected === 'never') {
-    return issue(path, `unknown key "${String(path[path.length - 1])}"${suggest(String(path[path.length - 1]), path)}`);
-  }
+  const where = path.length > 0 ? `${describePath(path, root)}: ` : '';
+  const last = String(path[path.length - 1]);
+  const owner = path.length > 1 ? `${describePath(path.slice(0, -1), root)}: ` : '';
+  if (raw.kind === 'schema' && raw.expected === 'never') return issue(path, `${owner}unknown key "${last}"${suggest(last, path)}`);
+  if (raw.type === 'strict_object' && raw.received === 'undefined') return issue(path, `${owner}missing key "${last}"`);
   return issue(path, `${where}${raw.message}`);
+}
+
+// `nodes.3.phase` names a node by its id: after `extends: default` the index is not the file's.
+function describePath(path: readonly PropertyKey[], root: unknown): string {
+  const [list, index, ...rest] = path;
+  if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
+    const entry = isRecord(root) ? listOf(root[list])[index] : undefined;
+    const id = isRecord(entry) ? (list === 'nodes' ? entry['id'] : entry['from']) : undefined;
+    const name = typeof id === 'string' ? (list === 'nodes' ? `node "${id}"` : `edge from "${id}"`) : `${list}[${index}]`;
+    return rest.length > 0 ? `${name} ${rest.join('.')}` : name;
+  }
+  return path.join('.');
 }
 
 // A failed union says "invalid type"; explain a gate item in the terms of its own key instead.
@@ -120,8 +152,12 @@ function gatePredicateIssue(path: readonly PropertyKey[], root: unknown): { path
 }
 
 function suggest(key: string, path: readonly PropertyKey[]): string {
-  const candidates = path.length === 1 ? ['start', 'nodes', 'edges'] : path[0] === 'edges' ? ['from', 'to', 'on'] : NODE_KEYS;
-  return closest(key, candidates);
+  if (path.length === 1) return closest(key, ['start', 'nodes', 'edges']);
+  if (path[0] === 'edges') return closest(key, ['from', 'to', 'on']);
+  // `sectons:` on a node is most likely a gate predicate written outside `gate:`.
+  const hint = closest(key, [...NODE_KEYS, ...Object.keys(GATE_PREDICATES)]);
+  const predicate = Object.keys(GATE_PREDICATES).find((name) => hint === ` (did you mean "${name}"?)`);
+  return predicate ? ` (did you mean "${predicate}"? it is a gate predicate: list it under \`gate:\`)` : hint;
 }
 
 const NODE_KEYS = ['id', 'phase', 'actor', 'produces', 'requires', 'stage', 'optional', 'optIn', 'maxAttempts', 'gate', 'choices', 'notify', 'assignment'];

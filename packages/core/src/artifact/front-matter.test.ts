@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { parseArtifact } from './parse-artifact.js';
+
+// remark-lint style: each case is a document and the `line:col ruleId` it must produce.
+const found = (text: string): string[] => parseArtifact('a.md', text).diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`);
+const data = (text: string): Readonly<Record<string, unknown>> | undefined => parseArtifact('a.md', text).frontMatter?.data;
+
+describe('front-matter: ok', () => {
+  it('reads a plain block', () => {
+    const text = '---\nstatus: approved\nowner: ann\n---\n# Title\n';
+    expect(found(text)).toEqual([]);
+    expect(data(text)).toEqual({ status: 'approved', owner: 'ann' });
+  });
+
+  it('is not defeated by a byte-order mark', () => {
+    expect(data('\uFEFF---\nstatus: approved\n---\n# T\n')).toEqual({ status: 'approved' });
+  });
+
+  it('is not defeated by CRLF line endings, with or without a BOM', () => {
+    expect(data('---\r\nstatus: approved\r\n---\r\n# T\r\n')).toEqual({ status: 'approved' });
+    expect(data('\uFEFF---\r\nstatus: approved\r\n---\r\n')).toEqual({ status: 'approved' });
+  });
+
+  it('points each key at its value, counting the opening `---` as line 1', () => {
+    const artifact = parseArtifact('a.md', '---\ntitle: x\nstatus:   draft\n---\n');
+    expect(artifact.frontMatter?.positions['status']).toEqual({ line: 3, column: 11 });
+  });
+
+  it('treats an empty block as an empty mapping', () => {
+    expect(found('---\n---\n# T\n')).toEqual([]);
+    expect(data('---\n---\n# T\n')).toEqual({});
+  });
+
+  it('leaves a document without a leading `---` without front-matter and without findings', () => {
+    const artifact = parseArtifact('a.md', '# T\n\n---\n\nstatus: approved\n');
+    expect(artifact.frontMatter).toBeUndefined();
+    expect(artifact.diagnostics).toEqual([]);
+  });
+});
+
+describe('front-matter: not ok', () => {
+  it('reports malformed YAML at its line in the document and drops the front-matter', () => {
+    const text = '---\ntitle: ok\nstatus: [unclosed\n---\n# T\n';
+    expect(found(text).map((f) => f.replace(/:\d+ /, ' '))).toEqual(['3 front-matter-invalid']);
+    expect(parseArtifact('a.md', text).frontMatter).toBeUndefined();
+  });
+
+  it('reports malformed YAML after a BOM and CRLF at the same line', () => {
+    expect(found('\uFEFF---\r\ntitle: ok\r\nstatus: [unclosed\r\n---\r\n').map((f) => f.split(':')[0])).toEqual(['3']);
+  });
+
+  it('reports a list where a mapping belongs', () => {
+    expect(found('---\n- a\n- b\n---\n')).toEqual(['2:1 front-matter-invalid']);
+  });
+
+  it('reports a bare scalar where a mapping belongs', () => {
+    expect(found('---\njust text\n---\n')).toEqual(['2:1 front-matter-invalid']);
+  });
+
+  it('reports a block opened on line 1 and never closed', () => {
+    const artifact = parseArtifact('a.md', '---\nstatus: approved\n# T\n');
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['1:1 front-matter-invalid']);
+    expect(artifact.frontMatter).toBeUndefined();
+  });
+
+  it('reports a duplicate key at the second occurrence', () => {
+    expect(found('---\nstatus: draft\nstatus: approved\n---\n')).toEqual(['3:1 front-matter-invalid']);
+  });
+
+  it('reports the template comment that enumerates choices as template residue at the value', () => {
+    const artifact = parseArtifact('a.md', '---\ntitle: x\nphase: needs-review # not-started | brainstorming | design\n---\n');
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['3:8 template-residue']);
+    expect(artifact.frontMatter?.data['phase']).toBe('needs-review');
+  });
+
+  it('does not call an ordinary comment template residue', () => {
+    expect(found('---\nphase: design # moved here after review\n---\n')).toEqual([]);
+  });
+
+  it('refuses an alias bomb instead of expanding it', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) {
+      const previous = String.fromCharCode('a'.charCodeAt(0) + i);
+      levels.push(`${name}: &${name} [${Array.from({ length: 10 }, () => `*${previous}`).join(', ')}]`);
+    }
+    const artifact = parseArtifact('a.md', `---\n${levels.join('\n')}\n---\n`);
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['1:1 front-matter-invalid']);
+    expect(artifact.frontMatter).toBeUndefined();
+  });
+
+  it('refuses an anchor that contains its own alias (a cycle no JSON report can hold)', () => {
+    const artifact = parseArtifact('a.md', '---\nstatus: &a [*a]\n---\n');
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['1:1 front-matter-invalid']);
+    expect(artifact.frontMatter).toBeUndefined();
+  });
+});

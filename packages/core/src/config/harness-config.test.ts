@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { parseHarnessConfig } from './harness-config.js';
+
+const FILE = '.the-loop/harness-config.yaml';
+const yaml = (...lines: string[]): string => `${lines.join('\n')}\n`;
+const issues = (text: string): string[] => {
+  const result = parseHarnessConfig(FILE, text);
+  return result.ok ? [] : result.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.message}`);
+};
+
+describe('parseHarnessConfig: defaults', () => {
+  it('uses docs/specs and the default graph for an empty file or one without workflow', () => {
+    for (const text of ['', '# only a comment\n', 'reviews: {}\n']) {
+      const result = parseHarnessConfig(FILE, text);
+      expect(result.ok && [result.config.specDir, result.config.graph.start, result.config.file]).toEqual(['docs/specs', 'brainstorming', FILE]);
+    }
+  });
+
+  it('refuses a file that is not a mapping', () => {
+    expect(issues('- a\n- b\n')).toEqual([`${FILE}:1:1 the configuration must be a mapping of keys to values`]);
+  });
+
+  it('refuses malformed YAML with its position instead of falling back to defaults', () => {
+    expect(issues('workflow:\n  specDir: [unclosed\n')).toEqual([expect.stringMatching(new RegExp(`^${FILE.replace(/\./g, '\\.')}:3:1 `))]);
+  });
+
+  it('refuses an unknown key under workflow at its line', () => {
+    expect(issues(yaml('workflow:', '  specdir: specs'))).toEqual([`${FILE}:2:12 unknown key "specdir" in workflow (known: specDir, graph)`]);
+  });
+});
+
+describe('parseHarnessConfig: workflow.specDir', () => {
+  it('accepts a relative directory and normalises ./ and trailing slashes', () => {
+    const result = parseHarnessConfig(FILE, yaml('workflow:', '  specDir: ./specs/items/'));
+    expect(result.ok && result.config.specDir).toBe('specs/items');
+  });
+
+  it.each([
+    ['/abs/specs', 'must be relative to the repository root'],
+    ['C:/specs', 'must be relative to the repository root'],
+    ['docs/../..', 'must stay inside the repository'],
+    ['..', 'must stay inside the repository'],
+    ['docs\\..\\x', 'must stay inside the repository'],
+    ['"  "', 'must not be empty'],
+  ])('refuses %s at its line', (dir, reason) => {
+    const found = issues(yaml('workflow:', `  specDir: ${dir}`));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(new RegExp(`:2:12 workflow\\.specDir: ${reason}`));
+  });
+});
+
+describe('parseHarnessConfig: workflow.graph', () => {
+  it('replaces the default graph entirely', () => {
+    const result = parseHarnessConfig(FILE, yaml('workflow:', '  graph:', '    start: only', '    nodes:', '      - {id: only, phase: only, actor: agent}', '    edges: []'));
+    expect(result.ok && result.config.graph.nodes.map((n) => n.id)).toEqual(['only']);
+  });
+
+  it('extends the default graph: a known id replaces that node, a new id is appended, an edge replaces the one with the same from/on', () => {
+    const result = parseHarnessConfig(
+      FILE,
+      yaml(
+        'workflow:',
+        '  graph:',
+        '    extends: default',
+        '    nodes:',
+        '      - {id: design, phase: design, actor: agent, produces: design.md, gate: [{sections: ["Threat model"]}]}',
+        '      - {id: threat-review, phase: design, actor: agent}',
+        '    edges:',
+        '      - {from: design, to: threat-review, on: pass}',
+        '      - {from: threat-review, to: design-approval, on: pass}',
+      ),
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const { graph } = result.config;
+    expect(graph.byId.get('design')?.gate).toEqual([{ sections: ['Threat model'] }]);
+    expect(graph.nodes.at(-1)?.id).toBe('threat-review');
+    expect(graph.edges.filter((e) => e.from === 'design' && e.on === 'pass')).toEqual([{ from: 'design', to: 'threat-review', on: 'pass' }]);
+    expect(graph.byId.has('learnings')).toBe(true);
+  });
+
+  it('refuses extending anything but default', () => {
+    expect(issues(yaml('workflow:', '  graph:', '    extends: mine'))).toEqual([`${FILE}:3:14 workflow.graph.extends: only "default" can be extended`]);
+  });
+
+  it('names the line of a `sectons:` typo in a replacement graph', () => {
+    const found = issues(yaml('workflow:', '  graph:', '    start: a', '    nodes:', '      - id: a', '        phase: a', '        actor: agent', '        sectons: [Overview]', '    edges: []'));
+    expect(found).toEqual([expect.stringMatching(/:8:\d+ node "a": unknown key "sectons" \(did you mean "sections"\?/)]);
+  });
+
+  it('names the line in this file, not the merged graph, for an error in an extension', () => {
+    const found = issues(
+      yaml(
+        'workflow:',
+        '  graph:',
+        '    extends: default',
+        '    nodes:',
+        '      - {id: extra, phase: extra, actor: agent}',
+        '      - id: design',
+        '        phase: design',
+        '        actor: agent',
+        '        sectons: [Overview]',
+        '    edges:',
+        '      - {from: extra, to: nowhere, on: pass}',
+      ),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/:9:\d+ node "design": unknown key "sectons"/),
+      expect.stringMatching(/:11:\d+ edge to unknown node "nowhere"/),
+    ]);
+  });
+});
