@@ -45,6 +45,11 @@ describe('front-matter: not ok', () => {
     expect(parseArtifact('a.md', text).frontMatter).toBeUndefined();
   });
 
+  // yaml's LineCounter loses line breaks while it recovers from an error; positions must not.
+  it('puts every error of a broken block on a line that holds it', () => {
+    expect(found('---\n- [ ] task\nword\nkey: [\n\n---\n')).toEqual(['2:7', '3:1', '4:4', '4:6', '5:1'].map((p) => `${p} front-matter-invalid`));
+  });
+
   it('reports malformed YAML after a BOM and CRLF at the same line', () => {
     expect(found('\uFEFF---\r\ntitle: ok\r\nstatus: [unclosed\r\n---\r\n').map((f) => f.split(':')[0])).toEqual(['3']);
   });
@@ -61,6 +66,10 @@ describe('front-matter: not ok', () => {
     const artifact = parseArtifact('a.md', '---\nstatus: approved\n# T\n');
     expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['1:1 front-matter-invalid']);
     expect(artifact.frontMatter).toBeUndefined();
+  });
+
+  it('reports an unclosed block whatever ends its first line: CR, CRLF or the end of the file', () => {
+    for (const text of ['---\rstatus: approved\r', '---\r\nstatus: approved\r\n', '---']) expect(found(text)).toEqual(['1:1 front-matter-invalid']);
   });
 
   it('reports a duplicate key at the second occurrence', () => {

@@ -1,5 +1,6 @@
-import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
+import { parseDocument, isMap, isScalar, type Pair } from 'yaml';
 import { diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
+import { lineIndex } from '../yaml/line-index.js';
 import type { FrontMatter } from './types.js';
 
 /** The raw YAML of a front-matter block and the document line its first YAML line is on. */
@@ -21,11 +22,11 @@ export interface FrontMatterResult {
  * template's own hint pasted through untouched: `template-residue`.
  */
 export function parseFrontMatter(path: string, source: FrontMatterSource): FrontMatterResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(source.yaml, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(source.yaml, { prettyErrors: false, uniqueKeys: true });
+  const locate = lineIndex(source.yaml);
   const at = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line: line + source.firstLine - 1, column: col };
+    const { line, column } = locate(offset);
+    return { line: line + source.firstLine - 1, column };
   };
   const diagnostics: Diagnostic[] = [];
   if (doc.errors.length > 0) {

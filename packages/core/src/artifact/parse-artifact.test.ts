@@ -43,6 +43,11 @@ describe('parseArtifact: tasks (more)', () => {
     expect(parseArtifact('t.md', text).tasks.map((t) => t.text)).toEqual(['real']);
   });
 
+  it('counts a lone CR as a line ending, as CommonMark does', () => {
+    const artifact = parseArtifact('t.md', '# A\r## B\r- [ ] t\r');
+    expect([artifact.lineCount, artifact.tasks[0]?.position.line]).toEqual([4, 3]);
+  });
+
   it('keeps counting tasks with CRLF line endings', () => {
     expect(parseArtifact('t.md', '- [ ] a\r\n- [x] b\r\n').tasks.map((t) => [t.position.line, t.done])).toEqual([
       [1, false],

@@ -56,7 +56,7 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
     const result = parseFrontMatter(path, { yaml: first.value, firstLine: position.line + 1, position });
     frontMatter = result.frontMatter;
     diagnostics.push(...result.diagnostics);
-  } else if (/^---[ \t]*\r?\n/.test(text)) {
+  } else if (/^---[ \t]*(\r\n|\r|\n|$)/.test(text)) {
     diagnostics.push(
       diagnostic({
         ruleId: 'front-matter-invalid',
@@ -179,8 +179,7 @@ function start(node: { position?: { start: { line: number; column: number } } | 
   return point ? { line: point.line, column: point.column } : { line: 1, column: 1 };
 }
 
+// As CommonMark (and so every position remark reports) counts them: \r\n, \r and \n each end a line.
 function countLines(text: string): number {
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines += 1;
-  return lines;
+  return (text.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
 }

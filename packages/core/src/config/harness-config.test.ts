@@ -24,6 +24,10 @@ describe('parseHarnessConfig: defaults', () => {
     expect(issues('workflow:\n  specDir: [unclosed\n')).toEqual([expect.stringMatching(new RegExp(`^${FILE.replace(/\./g, '\\.')}:3:1 `))]);
   });
 
+  it('puts every syntax error on a line that holds it', () => {
+    expect(issues(yaml('- [ ] task', 'word', 'key: [')).map((i) => i.split(' ')[0])).toEqual(['1:7', '2:1', '3:4', '3:6', '4:1'].map((p) => `${FILE}:${p}`));
+  });
+
   it('refuses an unknown key under workflow at its line', () => {
     expect(issues(yaml('workflow:', '  specdir: specs'))).toEqual([`${FILE}:2:12 unknown key "specdir" in workflow (known: specDir, graph)`]);
   });

@@ -1,5 +1,6 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Position } from '../diagnostic.js';
+import { lineIndex } from './line-index.js';
 
 /** A problem in a configuration or graph file, with the place it was found. */
 export interface SourceIssue {
@@ -22,16 +23,9 @@ export type YamlSourceResult = { ok: true; source: YamlSource } | { ok: false; i
 
 /** Parse YAML text, collecting every syntax error with its position. Never throws. */
 export function parseYamlSource(file: string, text: string): YamlSourceResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, {
-    lineCounter,
-    uniqueKeys: true,
-    prettyErrors: false,
-  });
-  const at = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const doc = parseDocument(body, { uniqueKeys: true, prettyErrors: false });
+  const at = lineIndex(body);
   if (doc.errors.length > 0) {
     return {
       ok: false,
