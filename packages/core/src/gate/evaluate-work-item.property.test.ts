@@ -68,6 +68,25 @@ describe('evaluateWorkItem: properties', () => {
     );
   });
 
+  it('places every finding inside the file it names, when that file exists', () => {
+    fc.assert(
+      fc.property(input, (value) => {
+        const texts = new Map<string, string>(value.files.flatMap(([name, src]): [string, string][] => ('text' in src ? [[`docs/specs/w/${name}`, src.text.replace(/^\uFEFF/, '')]] : [])));
+        for (const finding of evaluateWorkItem(graph, toInput(value)).findings) {
+          const text = texts.get(finding.file);
+          if (text === undefined || finding.line === undefined) continue;
+          const lines = text.split(/\r\n|\r|\n/);
+          const where = `${finding.ruleId} at ${finding.file}:${finding.line}:${finding.column}`;
+          expect(finding.line, where).toBeGreaterThanOrEqual(1);
+          expect(finding.line, where).toBeLessThanOrEqual(lines.length);
+          expect(finding.column, where).toBeGreaterThanOrEqual(1);
+          expect(finding.column, where).toBeLessThanOrEqual((lines[finding.line - 1] ?? '').length + 1);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('does not depend on the order files are inserted in the input Map', () => {
     const withOrder = input.chain((value) => fc.tuple(fc.constant(value), fc.shuffledSubarray([...value.files.keys()], { minLength: value.files.length })));
     fc.assert(
