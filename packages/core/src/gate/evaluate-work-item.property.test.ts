@@ -62,7 +62,10 @@ describe('evaluateWorkItem: properties', () => {
           expect(result.currentNode).toBeNull();
           expect(result.findings.filter((d) => d.severity === 'error')).toEqual([]);
         }
-        for (const node of result.nodes) if (node.status === 'passed') expect([node.node, node.outcome]).toEqual([node.node, 'pass']);
+        for (const node of result.nodes) {
+          if (node.status === 'passed') expect([node.node, node.outcome]).toEqual([node.node, 'pass']);
+          if (node.status === 'skipped') expect([node.node, node.outcome]).toEqual([node.node, 'skip']);
+        }
       }),
       { numRuns: 200 },
     );

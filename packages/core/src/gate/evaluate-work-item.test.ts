@@ -111,6 +111,16 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.nodes.every((n) => n.status === 'passed' || n.status === 'skipped')).toBe(true);
   });
 
+  it('a finished work item whose graph state disagrees ends unmet at the last node, not passed', () => {
+    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('complete') };
+    const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
+    expect(result.ok).toBe(false);
+    expect(result.currentNode).toBe('learnings');
+    expect(result.nodes.find((n) => n.node === 'learnings')).toMatchObject({ status: 'current', outcome: 'block' });
+    expect(rulesOf(result, 'learnings')).toEqual(['graph-state.json:1:1 phase-mismatch']);
+    expect(result.nodes.filter((n) => n.status === 'skipped').every((n) => n.outcome === 'skip')).toBe(true);
+  });
+
   it('waits on the final human approval without blocking once every agent node passes', () => {
     const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('needs-review') }, approvedBy('requirements.md', 'design.md'));
     expect(result.currentNode).toBe('human-approval');

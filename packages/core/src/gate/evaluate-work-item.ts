@@ -77,12 +77,15 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     if (owner) attach(owner.id, found);
     else ownerless.push(...found);
   }
-  const currentIndex = line.findIndex((node) => {
+  const hasError = (nodeId: string): boolean => (extra.get(nodeId) ?? []).some((d) => d.severity === 'error');
+  let currentIndex = line.findIndex((node) => {
     const { outcome } = verdictOf(node);
-    return outcome === 'block' || outcome === 'wait' || (extra.get(node.id) ?? []).some((d) => d.severity === 'error');
+    return outcome === 'block' || outcome === 'wait' || hasError(node.id);
   });
-  attach(line[Math.max(currentIndex, 0)]!.id, ownerless);
-  if (claim.problem) attach(line[Math.max(currentIndex, 0)]!.id, [claim.problem]);
+  // Problems no node owns go to the current node, or to the last one once every node passes.
+  const unmetAt = line[currentIndex === -1 ? line.length - 1 : currentIndex]!;
+  attach(unmetAt.id, ownerless);
+  if (claim.problem) attach(unmetAt.id, [claim.problem]);
   const effectiveCurrent = currentIndex === -1 ? line.length : currentIndex;
   // Several nodes share a phase (six review nodes are all `needs-review`): a claim of the
   // derived node's phase, or of the last phase once every node passes, agrees with it.
@@ -91,8 +94,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
   }
   if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {
-    const target = line[Math.max(currentIndex, 0)]!;
-    attach(target.id, [
+    attach(unmetAt.id, [
       diagnostic({
         ruleId: 'phase-mismatch',
         message: `Graph state records "${input.recordedNode}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
@@ -104,6 +106,8 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
       }),
     ]);
   }
+  // An error found after the walk still leaves the node that carries it unmet, never `passed`.
+  if (currentIndex === -1 && hasError(unmetAt.id)) currentIndex = line.length - 1;
 
   const nodes: NodeResult[] = line.map((node, index) => {
     const own = extra.get(node.id) ?? [];
