@@ -10,7 +10,7 @@ const cliDist = `${root}packages/cli/dist`;
 await rm(cliDist, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'packages/cli/src/main.ts' },
+  entryPoints: { main: 'packages/cli/src/main.ts', 'report-worker': 'packages/cli/src/report-worker.ts' },
   outdir: cliDist,
   outExtension: { '.js': '.mjs' },
   bundle: true,

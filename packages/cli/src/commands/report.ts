@@ -2,8 +2,9 @@ import { buildReport, type Report } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
-import { mapLimit } from '../io/map-limit.js';
-import { evaluateFromDisk } from '../io/evaluate.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { evaluateMany } from '../io/evaluate-many.js';
 import { artifactNames, listWorkItems } from '../io/read-work-item.js';
 import { openRepo } from '../io/repo.js';
 import { oneOf, parseOptions, type Command } from '../main.js';
@@ -35,7 +36,7 @@ export const command: Command = {
     if (ids.length === 0 && !values['allow-empty']) {
       throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
     }
-    const results = await mapLimit(ids, 32, (id) => evaluateFromDisk(repo, id));
+    const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
     if (format === 'json') env.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
@@ -43,6 +44,12 @@ export const command: Command = {
     return report.ok ? 0 : 1;
   },
 };
+
+// The bundled worker sits at the root of dist/, one level above this chunk.
+function workerEntry(): URL | undefined {
+  const url = new URL('../report-worker.mjs', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : undefined;
+}
 
 function renderTable(report: Report, c: Colors): string {
   const out: string[] = [];

@@ -1,0 +1,16 @@
+// Worker thread for `report` over many work items: evaluates its share of the ids and posts the
+// results back. Each worker opens the repository itself, so only ids and results cross threads.
+import { parentPort, workerData } from 'node:worker_threads';
+import { evaluateFromDisk } from './io/evaluate.js';
+import { openRepo } from './io/repo.js';
+
+interface Task {
+  readonly root: string;
+  readonly ids: readonly string[];
+}
+
+const task = workerData as Task;
+const repo = await openRepo(task.root, undefined);
+const results = [];
+for (const id of task.ids) results.push(await evaluateFromDisk(repo, id));
+parentPort?.postMessage(results);
