@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'packages/cli/bin/the-loop.mjs');
+const bin = join(root, 'packages/cli/bin/the-loop.cjs');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
 
 if (!process.argv.includes('--no-build')) {

@@ -1,6 +1,7 @@
 // Worker thread for `report` over many work items: evaluates its share of the ids and posts the
 // results back. Each worker opens the repository itself, so only ids and results cross threads.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { WorkItemResult } from '@the-loop/core';
 import { evaluateFromDisk } from './io/evaluate.js';
 import { openRepo } from './io/repo.js';
 
@@ -9,8 +10,11 @@ interface Task {
   readonly ids: readonly string[];
 }
 
-const task = workerData as Task;
-const repo = await openRepo(task.root, undefined);
-const results = [];
-for (const id of task.ids) results.push(await evaluateFromDisk(repo, id));
-parentPort?.postMessage(results);
+async function evaluateShare(task: Task): Promise<WorkItemResult[]> {
+  const repo = await openRepo(task.root, undefined);
+  const results: WorkItemResult[] = [];
+  for (const id of task.ids) results.push(await evaluateFromDisk(repo, id));
+  return results;
+}
+
+void evaluateShare(workerData as Task).then((results) => parentPort?.postMessage(results));

@@ -3,7 +3,9 @@ import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleDir } from '../bundle-dir.js';
 import { evaluateMany } from '../io/evaluate-many.js';
 import { artifactNames, listWorkItems } from '../io/read-work-item.js';
 import { openRepo } from '../io/repo.js';
@@ -45,10 +47,11 @@ export const command: Command = {
   },
 };
 
-// The bundled worker sits at the root of dist/, one level above this chunk.
+// The bundled worker sits beside the bundle; from source, report runs on one thread.
 function workerEntry(): URL | undefined {
-  const url = new URL('../report-worker.mjs', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? url : undefined;
+  const dir = bundleDir();
+  const file = dir && join(dir, 'report-worker.cjs');
+  return file && existsSync(file) ? pathToFileURL(file) : undefined;
 }
 
 function renderTable(report: Report, c: Colors): string {
