@@ -24,7 +24,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os'].map((name) => ({
+          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'worker_threads', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os', 'node:worker_threads'].map((name) => ({
             name,
             message: '@the-loop/core is pure: take the data as a parameter and let an adapter do the I/O.',
           })),
