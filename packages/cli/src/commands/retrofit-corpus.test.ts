@@ -62,11 +62,15 @@ beforeAll(() => {
   if (!existsSync(BUNDLE)) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does it first)');
 });
 
+// One run of `report --format json`, shared by the tests that read it.
+let reportRun: { code: number | null; doc: ReportJson } | undefined;
+const reportJson = () => (reportRun ??= json<ReportJson>(['report']));
+
 describe('report --format json over the retrofit corpus', () => {
   let code: number | null;
   let report: ReportJson;
   beforeAll(() => {
-    ({ code, doc: report } = json<ReportJson>(['report']));
+    ({ code, doc: report } = reportJson());
   });
 
   it('exits 1 with one schemaVersion 1 document: no work item is complete', () => {
@@ -183,7 +187,7 @@ describe('check --fail-on block', () => {
 
 describe('report for people', () => {
   it('table: artifact counts and one `file:line:col  ruleId  message` line per finding, no ANSI under NO_COLOR', () => {
-    const { doc } = json<ReportJson>(['report']);
+    const { doc } = reportJson();
     // FORCE_COLOR alone paints the table, so the NO_COLOR run below shows NO_COLOR winning.
     expect(theLoop(['report'], { FORCE_COLOR: '1' }).stdout).toContain(`${ESC}[`);
     const run = theLoop(['report'], { NO_COLOR: '1', FORCE_COLOR: '1' });
