@@ -98,6 +98,9 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     ]);
   }
 
+  // Several nodes produce the same file (tasks-breakdown and implementation both name tasks.md):
+  // a missing file is one problem, reported once, by the first reached node that needs it.
+  const reportedMissing = new Set<string>();
   const nodes: NodeResult[] = line.map((node, index) => {
     const own = extra.get(node.id) ?? [];
     let status: NodeStatus;
@@ -107,7 +110,9 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     else status = 'pending';
     if (status === 'pending') return { node: node.id, status, findings: [] };
     const verdict = verdictOf(node);
-    const findings = dedupe([...verdict.findings, ...own]).sort(compareDiagnostics);
+    const fresh = verdict.findings.filter((d) => d.ruleId !== 'artifact-missing' || !reportedMissing.has(d.file));
+    for (const d of verdict.findings) if (d.ruleId === 'artifact-missing') reportedMissing.add(d.file);
+    const findings = dedupe([...fresh, ...own]).sort(compareDiagnostics);
     const blocking = own.some((d) => d.severity === 'error');
     const outcome: GateOutcome = blocking && (verdict.outcome === 'pass' || verdict.outcome === 'skip' || verdict.outcome === 'wait') ? 'block' : verdict.outcome;
     return { node: node.id, status, outcome, findings };
