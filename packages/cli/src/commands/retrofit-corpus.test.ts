@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/the-loop.mjs', import.meta.url));
-const BUNDLE = fileURLToPath(new URL('../../dist/main.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/the-loop.cjs', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../../dist/the-loop.cjs', import.meta.url));
 const REPO = 'test-fixtures/retrofit-34';
 const BUGFIX_ITEMS = ['issue-11', 'issue-17', 'issue-30', 'issue-49'];
 const NO_REQUIREMENTS_ITEMS = ['issue-56', 'issue-63'];
