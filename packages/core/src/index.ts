@@ -1,4 +1,4 @@
-export { RULE_IDS, diagnostic, compareDiagnostics, compareText, formatLocation, ruleUrl } from './diagnostic.js';
+export { RULE_IDS, diagnostic, compareDiagnostics, compareIds, compareText, formatLocation, ruleUrl } from './diagnostic.js';
 export type { Diagnostic, DiagnosticInput, Position, RuleId, Severity } from './diagnostic.js';
 
 export { parseArtifact } from './artifact/parse-artifact.js';

@@ -165,7 +165,7 @@ function evaluateNode(
   if (node.optIn && !selected.has(node.id)) return { outcome: 'skip', findings: [] };
   const unmet = node.actor === 'human' ? 'wait' : 'block';
   const present = node.alternatives.filter((name) => files.has(name));
-  const findings: Diagnostic[] = [];
+  let findings: Diagnostic[] = [];
   if (node.alternatives.length > 0 && present.length === 0) {
     if (node.optional) return { outcome: 'skip', findings: [] };
     const wanted = node.alternatives.join(' or ');
@@ -203,6 +203,9 @@ function evaluateNode(
   }
   const ctx: PredicateContext = { ...base, node, artifact, artifactName: name };
   for (const predicate of node.gate) findings.push(...evaluatePredicate(predicate, ctx));
+  // An unlocked artifact is not ready to be approved: one finding for that, not two.
+  const unlocked = new Set(findings.filter((d) => d.ruleId === 'artifact-unlocked').map((d) => d.file));
+  if (unlocked.size > 0) findings = findings.filter((d) => d.ruleId !== 'approval-missing' || !unlocked.has(d.file));
   // A human node's artifact must still be readable and whole; a missing file is the agent's to write.
   const agentFixable = findings.some((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-ambiguous');
   const outcome: GateOutcome = findings.some((d) => d.severity === 'error') ? (agentFixable ? 'block' : unmet) : 'pass';
