@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // case ends in a clear message naming the file (and line) and a non-zero exit, never a
 // crash and never a pass.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(root, 'packages/cli/bin/the-loop.mjs');
+const BIN = join(root, 'packages/cli/bin/the-loop.cjs');
 const temps: string[] = [];
 
 beforeAll(() => {
   // The test script builds first; a single-file run builds here once.
-  if (!existsSync(join(root, 'packages/cli/dist/main.mjs'))) {
+  if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) {
     const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
   }

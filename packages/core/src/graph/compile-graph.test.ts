@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileGraph, getDefaultGraph } from './compile-graph.js';
-import { DEFAULT_GRAPH_YAML } from './default-graph.js';
+import { DEFAULT_GRAPH_YAML } from './default-graph.data.js';
 
 const issues = (text: string): string[] => {
   const result = compileGraph('graph.yaml', text);
