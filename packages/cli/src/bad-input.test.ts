@@ -132,6 +132,13 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
     }
   });
 
+  it('a configuration that is not UTF-8 is refused, not read with replacement characters', async () => {
+    const dir = await repo({ '.the-loop/harness-config.yaml': Uint8Array.from([...Buffer.from('workflow:\n  specDir: caf'), 0xe9, 0x0a]), [`${SPEC}/requirements.md`]: '# R\n' });
+    const result = run(dir, 'check', 'item');
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toContain('.the-loop/harness-config.yaml: it is not valid UTF-8');
+  });
+
   it('a `sectons:` typo in workflow.graph names its line and the likely key', async () => {
     const config = ['workflow:', '  graph:', '    start: a', '    nodes:', '      - id: a', '        phase: a', '        actor: agent', '        sectons: [Summary]', '    edges: []', ''].join('\n');
     const dir = await repo({ '.the-loop/harness-config.yaml': config, [`${SPEC}/requirements.md`]: '# R\n' });

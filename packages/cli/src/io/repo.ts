@@ -11,6 +11,9 @@ export interface Repo {
   readonly specRoot: string;
 }
 
+// Strict: a configuration read with replacement characters would name paths that do not exist.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Load the repository's configuration; a broken file stops the command (exit 2). */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
   const root = resolve(cwd, repoOption ?? '.');
@@ -19,9 +22,10 @@ export async function openRepo(cwd: string, repoOption: string | undefined): Pro
     const path = join(root, name);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = utf8.decode(await readFile(path));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (error instanceof TypeError) throw new UsageError(`cannot read ${name}: it is not valid UTF-8`);
       throw new UsageError(`cannot read ${name}: ${(error as Error).message}`);
     }
     const result = parseHarnessConfig(name, text);

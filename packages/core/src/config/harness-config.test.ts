@@ -82,6 +82,13 @@ describe('parseHarnessConfig: workflow.graph', () => {
     expect(graph.byId.has('learnings')).toBe(true);
   });
 
+  it('refuses nodes or edges that are not lists instead of extending with nothing', () => {
+    expect(issues(yaml('workflow:', '  graph:', '    extends: default', '    nodes: 3', '    edges: {a: 1}'))).toEqual([
+      `${FILE}:4:12 workflow.graph.nodes: must be a list`,
+      `${FILE}:5:5 workflow.graph.edges: must be a list`,
+    ]);
+  });
+
   it('refuses extending anything but default', () => {
     expect(issues(yaml('workflow:', '  graph:', '    extends: mine'))).toEqual([`${FILE}:3:14 workflow.graph.extends: only "default" can be extended`]);
   });

@@ -90,6 +90,11 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
     if (base !== 'default') {
       return { ok: false, issues: [{ file: source.file, ...source.positionOf(['workflow', 'graph', 'extends']), message: 'workflow.graph.extends: only "default" can be extended' }] };
     }
+    // A list given in any other shape would be dropped by the merge: a silently weaker graph.
+    const notLists = (['nodes', 'edges'] as const).filter((key) => key in rest && !Array.isArray(rest[key]));
+    if (notLists.length > 0) {
+      return { ok: false, issues: notLists.map((key) => ({ file: source.file, ...source.positionOf(['workflow', 'graph', key]), message: `workflow.graph.${key}: must be a list` })) };
+    }
     const merged = mergeGraph(defaultGraphValue(), rest);
     // Issues name merged indices; point them at the entry in this file, or at `extends` for a default entry.
     const positionOf = (path: readonly PropertyKey[]): Position => {
