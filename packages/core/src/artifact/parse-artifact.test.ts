@@ -33,6 +33,11 @@ describe('parseArtifact: tasks (more)', () => {
     ]);
   });
 
+  it('counts a box with no text after it: an unticked box is never dropped', () => {
+    const text = ['- [ ]', '- [~]', '* [x]', '- [x] done', '- [ ]', '  text on the next line'].join('\n');
+    expect(parseArtifact('t.md', text).tasks.map((t) => `${t.position.line} ${t.marker} ${t.done}`)).toEqual(['1   false', '2 ~ false', '3 x true', '4 x true', '5   false']);
+  });
+
   it('does not take a plain list item, a link or a bracket mid-text for a task', () => {
     const text = ['- plain item', '- [link](http://example.com)', '- see [x] later', 'Paragraph [ ] text'].join('\n');
     expect(parseArtifact('t.md', text).tasks).toEqual([]);

@@ -12,8 +12,9 @@ import type { Artifact, FrontMatter, ListEntry, Section, Table, Task } from './t
 
 const processor = unified().use(remarkParse).use(remarkGfmParts).use(remarkFrontmatter, ['yaml']);
 
-// A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text.
-const LOOSE_MARKER = /^\[([^\]\n])\][ \t]+/;
+// A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
+// marker with no text after it (`- [ ]` alone is still an unticked box).
+const LOOSE_MARKER = /^\[([^\]\n])\](?:\s+|$)/;
 
 /**
  * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
