@@ -22,9 +22,12 @@ export interface CommandEnv {
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  hook: () => import('./commands/hook.js'),
+  hooks: () => import('./commands/hooks.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
-const VERSION = '0.1.0';
+export const VERSION = '0.1.0';
 
 function helpText(): string {
   return [
@@ -35,6 +38,9 @@ function helpText(): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates',
     '  report              drift report over every work item under the spec root',
+    '  hook <event>        answer a harness hook (Claude Code, Cursor) or git pre-push',
+    '  hooks install       install the hooks for Claude Code, Cursor and git (--uninstall removes them)',
+    '  doctor              prove the installed hooks still block known violations',
     '',
     'Global options: --repo DIR (default: current directory), --format, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',
