@@ -44,11 +44,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, ['table', 'json'] as const, 'table', '--format');
     const repo = await openRepo(env.cwd, values.repo);
-    const reports: HarnessReport[] = [
-      await checkJsonHarness('claude', repo.root, env),
-      await checkJsonHarness('cursor', repo.root, env),
-      await checkGit(repo.root, env),
-    ];
+    const reports: HarnessReport[] = await Promise.all([checkJsonHarness('claude', repo.root, env), checkJsonHarness('cursor', repo.root, env), checkGit(repo.root, env)]);
     const installed = reports.filter((r) => r.installed !== 'no');
     const ok = installed.length > 0 && installed.every((r) => r.installed === 'yes' && r.checks.every((c) => c.ok));
     if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ok, harnesses: reports }, null, 2)}\n`);
@@ -78,15 +74,14 @@ async function checkJsonHarness(harness: 'claude' | 'cursor', root: string, env:
   const commands = harness === 'claude' ? installedClaudeCommands(value) : installedCursorCommands(value);
   const events: readonly string[] = harness === 'claude' ? CLAUDE_HOOK_EVENTS : CURSOR_HOOK_EVENTS;
   if (commands.size === 0) return { harness, file, installed: 'no', checks: [] };
-  const checks: Check[] = [];
-  for (const event of events) {
-    const line = commands.get(event);
-    if (line === undefined) {
-      checks.push({ event, ok: false, detail: 'not installed' });
-      continue;
-    }
-    checks.push(await withCanaryRepo((dir) => checkHarnessEvent(harness, event, line, root, dir, env)));
-  }
+  // Each event gets its own canary repository, so they run side by side.
+  const checks = await Promise.all(
+    events.map(async (event): Promise<Check> => {
+      const line = commands.get(event);
+      if (line === undefined) return { event, ok: false, detail: 'not installed' };
+      return withCanaryRepo((dir) => checkHarnessEvent(harness, event, line, root, dir, env));
+    }),
+  );
   return { harness, file, installed: checks.some((c) => c.detail === 'not installed') ? 'partly' : 'yes', checks };
 }
 

@@ -1,7 +1,7 @@
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli, writeFiles } from '../test-support/cli.js';
+import { git, makeRepo, runCli } from '../test-support/cli.js';
 
 const USER_CLAUDE = `{
   "model": "opus",
