@@ -93,7 +93,8 @@ async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, li
   const hookEnv = { ...env.env, CLAUDE_PROJECT_DIR: dir, NO_COLOR: '1' };
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
-    const result = await runProcess(argv, { cwd: dir, input: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
+    // Harnesses start hooks in the project directory; the payload (and $CLAUDE_PROJECT_DIR) point at the canaries.
+    const result = await runProcess(argv, { cwd: root, input: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
     let reply: Record<string, unknown> | undefined;
     try {
       reply = JSON.parse(result.stdout.toString('utf8')) as Record<string, unknown>;

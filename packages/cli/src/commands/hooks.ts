@@ -3,7 +3,8 @@ import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planJsonTarget, type TargetPlan } from '../install/targets.js';
 import { git } from '../io/git.js';
 import { parseOptions, type Command } from '../main.js';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 const USAGE = `Usage: the-loop hooks install [--claude] [--cursor] [--git] [--uninstall] [--command LAUNCHER] [--repo DIR]
 
@@ -50,6 +51,9 @@ export const command: Command = {
     }
     for (const plan of plans) await applyChanges(plan.changes);
     for (const plan of plans) env.stdout.write(`${plan.target.padEnd(7)}${plan.file}  ${plan.verdict}\n`);
+    if (!uninstall && launcher === undefined && !(await stat(join(root, 'node_modules', '.bin', 'the-loop')).catch(() => undefined))) {
+      env.stderr.write('the-loop: the hooks start node_modules/.bin/the-loop, which is not installed here; add @the-loop/cli to the project or pass --command.\n');
+    }
     return 0;
   },
 };

@@ -134,6 +134,22 @@ describe('work-item resolution', () => {
   });
 });
 
+describe('finding the project', () => {
+  it('climbs from a session working in a subdirectory to the project root', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7', 'src/lib/.keep': '' });
+    const sub = join(dir, 'src/lib');
+    const out = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: sub, input: await payload('claude', 'stop', { cwd: sub }) });
+    expect(JSON.parse(out.stdout).decision).toBe('block');
+  });
+
+  it('allows and says why in a project with no spec root', async () => {
+    const dir = await makeRepo({ 'README.md': '# x\n' });
+    const out = await stop('claude', dir);
+    expect(out).toMatchObject({ code: 0, json: {} });
+    expect(out.stderr).toContain('the spec root docs/specs does not exist');
+  });
+});
+
 describe('Claude Code context and edit hooks', () => {
   it('SessionStart and UserPromptSubmit inject the node, its assignment and the claim command', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' });

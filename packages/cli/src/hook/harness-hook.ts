@@ -1,4 +1,5 @@
-import { relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { formatLocation } from '@the-loop/core';
 import { CLAUDE_HOOK_EVENTS, claudeContextReply, claudeStopReply, parseClaudePayload } from '@the-loop/adapter-claude';
 import { CURSOR_HOOK_EVENTS, cursorSessionStartReply, cursorStopReply, parseCursorPayload } from '@the-loop/adapter-cursor';
@@ -59,7 +60,9 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     throw new UsageError(`${harness} hook event must be one of ${known.join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
   }
   const payload = readPayload(harness, await readStdin(env.stdin));
-  const root = values.repo ?? (harness === 'claude' ? env.env['CLAUDE_PROJECT_DIR'] || undefined : undefined) ?? payload.root ?? payload.cwd ?? undefined;
+  const declared = values.repo ?? (harness === 'claude' ? env.env['CLAUDE_PROJECT_DIR'] || undefined : undefined) ?? payload.root ?? undefined;
+  // Without a declared root, the session may sit in a subdirectory: climb to the project.
+  const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
   const repo = await openRepo(env.cwd, root);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw new UsageError(formatIssues('the hooks configuration is invalid', hooksConfig.issues));
@@ -106,6 +109,14 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const text = sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id));
   if (harness === 'cursor') return cursorSessionStartReply(text);
   return claudeContextReply(event as 'SessionStart' | 'UserPromptSubmit', text);
+}
+
+/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
+async function findProjectRoot(start: string): Promise<string> {
+  for (let dir = start; ; dir = dirname(dir)) {
+    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
+    if (dirname(dir) === dir) return start;
+  }
 }
 
 function readPayload(harness: Harness, text: string): Payload {

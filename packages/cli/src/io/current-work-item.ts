@@ -22,7 +22,13 @@ export async function resolveCurrentWorkItem(repo: Repo, explicit: string | unde
     return { id: explicit, via: '--work-item' };
   }
   const notes: string[] = [];
-  const known = await listWorkItems(repo);
+  let known: string[];
+  try {
+    known = await listWorkItems(repo);
+  } catch (error) {
+    // No spec root: nothing to enforce here, which a hook reports rather than fails on.
+    return { id: undefined, why: `no current work item: ${(error as Error).message}.` };
+  }
   const pointer = await readFile(join(repo.root, CURRENT_POINTER), 'utf8').catch(() => undefined);
   if (pointer !== undefined) {
     const id = pointer.trim();

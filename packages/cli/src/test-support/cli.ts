@@ -26,7 +26,9 @@ export function runCli(args: readonly string[], options: { cwd: string; input?: 
 export function runArgv(argv: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = argv;
-    const child = spawn(cmd as string, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, shell: false });
+    // Variables a surrounding harness or CI may set must not steer the process under test.
+    const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
+    const child = spawn(cmd as string, args, { cwd: options.cwd, env: { ...inherited, NO_COLOR: '1', ...options.env }, shell: false });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
