@@ -77,6 +77,21 @@ describe('check over a set of work items', () => {
   });
 });
 
+describe('--changed-from in a project below the repository top', () => {
+  it('reads changed paths from the project root', async () => {
+    const dir = await makeRepo(Object.fromEntries(Object.entries(items).map(([path, text]) => [`app/${path}`, text])));
+    await git(dir, ['init', '-q']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'base']);
+    await writeFiles(dir, { 'app/docs/specs/open/design.md': '# Design\n', 'docs/specs/open/x.md': 'outside the project\n' });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'touch open']);
+    const out = await runCli(['check', '--changed-from', 'HEAD~1', '--repo', 'app', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(out.stdout).results.map((r: { workItem: string }) => r.workItem)).toEqual(['open']);
+    expect(out.code).toBe(1);
+  });
+});
+
 describe('--format sarif', () => {
   it('validates against the SARIF 2.1.0 schema, with rules metadata and stable fingerprints', async () => {
     const dir = await makeRepo(items);

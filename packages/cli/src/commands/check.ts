@@ -76,7 +76,8 @@ export const command: Command = {
       }
       ids = known;
     } else {
-      const changed = splitZ(await git(repo.root, ['diff', '--name-only', '-z', '--no-renames', `${values['changed-from']}...HEAD`, '--']));
+      // --relative: paths from the project root, which may sit below the repository's top.
+      const changed = splitZ(await git(repo.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', `${values['changed-from']}...HEAD`, '--']));
       const present = new Set(known);
       // A work item the change deleted has nothing left to check.
       ids = touchedWorkItems(repo.config.specDir, changed).filter((id) => present.has(id));

@@ -73,6 +73,12 @@ describe('hooks install', () => {
     expect(await read(dir, '.cursor/hooks.json')).toBe(USER_CURSOR);
   });
 
+  it('reads a settings file saved with a byte-order mark', async () => {
+    const dir = await makeRepo({ '.claude/settings.json': `\uFEFF${USER_CLAUDE}` });
+    expect((await runCli(['hooks', 'install', '--claude'], { cwd: dir })).code).toBe(0);
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).model).toBe('opus');
+  });
+
   it('refuses a hooks entry of the wrong shape rather than guessing', async () => {
     const dir = await makeRepo({ '.claude/settings.json': '{"hooks": {"Stop": "notify"}}\n' });
     const out = await runCli(['hooks', 'install', '--claude'], { cwd: dir });

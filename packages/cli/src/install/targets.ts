@@ -25,7 +25,7 @@ export async function planJsonTarget(root: string, target: 'claude' | 'cursor', 
   let value: unknown;
   if (before !== undefined) {
     try {
-      value = JSON.parse(before);
+      value = JSON.parse(before.replace(/^\uFEFF/, ''));
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON (${(error as Error).message}); fix it first, nothing was written`);
     }
