@@ -1,5 +1,5 @@
 import type { WorkItemResult } from '@the-loop/core';
-import { touchedWorkItems } from '@the-loop/hooks';
+import { blockingFindings, touchedWorkItems } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
@@ -109,7 +109,7 @@ function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemRes
 /** Whether a result fails under the chosen mode. */
 export function failed(result: WorkItemResult, failOn: 'unmet' | 'block'): boolean {
   if (failOn === 'unmet') return !result.ok;
-  return result.nodes.some((node) => node.outcome === 'block' && node.findings.some((d) => d.severity === 'error'));
+  return blockingFindings(result).length > 0;
 }
 
 function renderCheck(result: WorkItemResult, c: Colors): string {

@@ -1,7 +1,7 @@
 import { access, constants, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
+import { blockingFindings, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
 import { failed } from '../commands/check.js';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
@@ -66,7 +66,7 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
       const result = await evaluateFromDisk(probe, id);
       if (!failed(result, 'block')) continue;
       refused = true;
-      const blocking = result.nodes.filter((n) => n.outcome === 'block').flatMap((n) => n.findings.filter((d) => d.severity === 'error'));
+      const blocking = blockingFindings(result);
       env.stderr.write(`${c.bold(`the-loop pre-push: ${id}`)} (${update.localRef} → ${update.remoteRef}) blocks at "${result.currentNode ?? 'done'}":\n`);
       env.stderr.write(`${blocking.map((d) => formatFinding(d, c, '  ')).join('\n')}\n`);
     }
