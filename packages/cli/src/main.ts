@@ -36,7 +36,7 @@ function helpText(): string {
     'Usage: the-loop <command> [options]',
     '',
     'Commands:',
-    '  check <work-item>   evaluate one work item\'s gates',
+    '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
     '  hook <event>        answer a harness hook (Claude Code, Cursor) or git pre-push',
     '  hooks install       install the hooks for Claude Code, Cursor and git (--uninstall removes them)',

@@ -62,6 +62,14 @@ describe('Claude Code Stop', () => {
     expect((await stop('claude', dir)).json?.['decision']).toBe('block');
   });
 
+  it('keeps an exact count when stop hooks fire at the same moment (the state is locked)', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 20 }));
+    const runs = await Promise.all(Array.from({ length: 6 }, () => stop('claude', dir)));
+    expect(runs.every((r) => r.json?.['decision'] === 'block')).toBe(true);
+    const counters = JSON.parse(await readFile(join(dir, '.the-loop/local/stop-counters.json'), 'utf8'));
+    expect(counters['claude:issue-7'].count).toBe(6);
+  });
+
   it('starts a fresh count in a new session rather than cycling block-block-allow in one', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 1 }));
     expect((await stop('claude', dir)).json?.['decision']).toBe('block');
