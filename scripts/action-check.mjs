@@ -19,8 +19,8 @@ function launcher() {
   const local = join(cwd, 'node_modules', '.bin', 'the-loop');
   if (existsSync(local)) return [local];
   // Used from the-loop's own repository after a build.
-  const bundled = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'cli', 'bin', 'the-loop.mjs');
-  if (existsSync(join(dirname(bundled), '..', 'dist', 'main.mjs'))) return [process.execPath, bundled];
+  const bundled = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'cli', 'bin', 'the-loop.cjs');
+  if (existsSync(join(dirname(bundled), '..', 'dist', 'the-loop.cjs'))) return [process.execPath, bundled];
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The built launcher: tests run the product as users do. */
-export const BIN = join(root, 'packages/cli/bin/the-loop.mjs');
+export const BIN = join(root, 'packages/cli/bin/the-loop.cjs');
 const PAYLOADS = join(root, 'test-fixtures/hook-payloads');
 
 export interface CliResult {
@@ -18,7 +18,7 @@ export interface CliResult {
 
 /** Run the built CLI as a child process (argv list, no shell). */
 export function runCli(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
-  if (!existsSync(join(root, 'packages/cli/dist/main.mjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
+  if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
   return runArgv([process.execPath, BIN, ...args], options);
 }
 
