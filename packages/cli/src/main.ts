@@ -22,6 +22,7 @@ export interface CommandEnv {
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  graph: () => import('./commands/graph.js'),
 };
 
 const VERSION = '0.1.0';
@@ -35,6 +36,7 @@ function helpText(): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates',
     '  report              drift report over every work item under the spec root',
+    '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
     '',
     'Global options: --repo DIR (default: current directory), --format, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',

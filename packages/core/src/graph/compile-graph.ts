@@ -67,6 +67,10 @@ function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
     });
     node.choices?.forEach((id, j) => {
       if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers unknown choice "${id}"`));
+      // A choice selects among declared edges; it never creates one.
+      else if (!graph.edges.some((e) => e.from === node.id && e.to === id)) {
+        issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers choice "${id}", but no edge from "${node.id}" leads there`));
+      }
     });
     node.gate?.forEach((predicate, j) => {
       const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;

@@ -21,6 +21,7 @@ nodes:
   - id: requirements-approval
     phase: requirements-definition
     actor: human
+    notify: {onAwaitHuman: [approver]}
     produces: requirements.md|bugfix.md
     requires: [requirements-definition]
     gate:
@@ -39,6 +40,7 @@ nodes:
   - id: design-approval
     phase: design
     actor: human
+    notify: {onAwaitHuman: [approver]}
     produces: design.md
     requires: [design]
     gate:
@@ -134,6 +136,7 @@ nodes:
   - id: human-approval
     phase: needs-review
     actor: human
+    notify: {onAwaitHuman: [approver]}
     produces: execution-log.md
     requires: [reviewer-briefing]
     gate:
@@ -156,6 +159,7 @@ nodes:
   - id: escalated
     phase: needs-review
     actor: human
+    notify: {onAwaitHuman: [approver]}
 edges:
   - {from: brainstorming, to: requirements-definition, on: pass}
   - {from: requirements-definition, to: requirements-approval, on: pass}
