@@ -111,6 +111,8 @@ interface Gate {
   node: string;
   outcome: string;
   findings: readonly Diagnostic[];
+  /** The recorded node's own gate was unmet, so the pointer could not move. */
+  stalled: boolean;
 }
 
 // Evaluate the recorded node and take its edge; keep going while later gates already pass,
@@ -121,6 +123,9 @@ async function step(repo: Repo, id: string, state: GraphState, now: string, opti
   const results: TransitionResult[] & { gate?: Gate } = [];
   const first = state.currentNode;
   if (first === null) throw new UsageError(`${id} has already left the graph; use \`graph force\` to reopen it`);
+  if (first === ESCALATED_NODE) {
+    throw new UsageError(`${id} is escalated (${state.escalated?.reason ?? 'see graph status'}); a person resolves it with \`the-loop graph force ${id} --to <node> --reason <why>\``);
+  }
   if (options.claim !== undefined && options.claim !== first) {
     throw new UsageError(`the claim is for "${options.claim}", but ${id} is at "${first}" (${statePathOf(repo, id)})`);
   }
@@ -132,8 +137,8 @@ async function step(repo: Repo, id: string, state: GraphState, now: string, opti
   for (let i = 0; i <= graph.nodes.length && current.currentNode !== null && current.currentNode !== ESCALATED_NODE; i += 1) {
     const node = current.currentNode;
     const verdict = await evaluateNodeFromDisk(repo, id, node);
-    if (i === 0) results.gate = { node, outcome: verdict.outcome, findings: verdict.findings };
     const passing = verdict.outcome === 'pass' || verdict.outcome === 'skip';
+    results.gate = { node, outcome: verdict.outcome, findings: verdict.findings, stalled: i === 0 && !passing };
     if (!passing && i > 0) break;
     const result = transition(
       graph,
@@ -196,7 +201,7 @@ async function mutate(
   const reports: EffectReport[] = [...outcome.reports, ...(await runExternalEffects(outcome.effects, ctx))];
   const { state, gate } = outcome;
   const failedEffects = reports.filter((r) => r.status === 'failed');
-  const unmet = gate !== undefined && (gate.outcome === 'block' || (verb === 'complete' && gate.outcome === 'wait'));
+  const unmet = gate !== undefined && gate.stalled && (gate.outcome === 'block' || (verb === 'complete' && gate.outcome === 'wait'));
   const escalated = state.currentNode === ESCALATED_NODE && outcome.from !== ESCALATED_NODE;
   const ok = !unmet && !escalated && failedEffects.length === 0;
   const lines = [

@@ -32,9 +32,15 @@ export function parseCollaborators(file: string, text: string): CollaboratorsRes
       ok: false,
       issues: result.issues.map((issue) => {
         const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(path[path.length - 1])}"` : `${path.join('.') || 'collaborators'}: ${issue.message}`;
+        const last = String(path[path.length - 1]);
+        const message =
+          issue.kind === 'schema' && issue.expected === 'never'
+            ? `unknown key "${last}"`
+            : issue.received === 'undefined' && issue.message.startsWith('Invalid key')
+              ? `${path.slice(0, -1).join('.')}: missing key "${last}"`
+              : `${path.join('.') || 'collaborators'}: ${issue.message}`;
         return { file, ...source.positionOf(path), message };
-      }),
+      }).sort((a, b) => a.line - b.line || a.column - b.column),
     };
   }
   const seen = new Map<string, number>();

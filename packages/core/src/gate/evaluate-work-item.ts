@@ -80,7 +80,9 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   }
   if (claim.problem) attach(line[Math.max(currentIndex, 0)]!.id, [claim.problem]);
   const effectiveCurrent = currentIndex === -1 ? line.length : currentIndex;
-  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position) {
+  // Several nodes share a phase (the review chain is all needs-review): a log naming the
+  // current node's phase is right, whichever of those nodes it first matched.
+  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position && line[effectiveCurrent]?.phase !== claim.phase) {
     attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
   }
   if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {
