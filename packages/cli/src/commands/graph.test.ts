@@ -55,6 +55,13 @@ describe('graph advance / approve / complete', () => {
     expect(claim.stdout).toContain('artifact-missing');
   });
 
+  it('loses no update when several commands write the same state at once', async () => {
+    const root = await repo();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root })));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect((await state(root)).approvals).toHaveLength(6);
+  });
+
   it('makes an approval stale when the approved file changes (tamper)', async () => {
     const root = await repo();
     await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });

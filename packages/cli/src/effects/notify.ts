@@ -1,4 +1,5 @@
 import type { NotificationsConfig } from '@the-loop/core';
+import { basename } from 'node:path';
 import { runArgv } from '../io/run-argv.js';
 
 /** What a notification command (on stdin) or webhook (as the POST body) receives. */
@@ -20,8 +21,9 @@ export async function deliver(config: NotificationsConfig, notification: Notific
   const timeoutMs = config.timeoutSeconds * 1000;
   if (config.command) {
     const result = await runArgv(config.command, { input: payload, timeoutMs, env, cwd });
-    if (result.code === 0) done.push(`command ${config.command[0]}`);
-    else failed.push(`command ${config.command[0]}: ${result.error ?? (result.stderr.trim().slice(0, 200) || `exit ${result.code}`)}`);
+    const program = basename(config.command[0]!);
+    if (result.code === 0) done.push(`command ${program}`);
+    else failed.push(`command ${program}: ${result.error ?? (result.stderr.trim().slice(0, 200) || `exit ${result.code}`)}`);
   }
   if (config.webhook) {
     try {
