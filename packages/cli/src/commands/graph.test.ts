@@ -62,6 +62,20 @@ describe('graph advance / approve / complete', () => {
     expect((await state(root)).approvals).toHaveLength(6);
   });
 
+  it('an opt-in node gates the work item only once a collaborator selects it', async () => {
+    const root = await repo({ [`${DIR}/design.md`]: '---\nstatus: approved\n---\n# Design\n\n## Security design\n\nsession tokens live server-side.\n' });
+    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    await runCli(['graph', 'approve', ID, 'design.md', '--by', 'alice'], { cwd: root });
+    const before = await runCli(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
+    expect(before.json<{ currentNode: string }>().currentNode).toBe('tasks-breakdown');
+    const stranger = await runCli(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'mallory'], { cwd: root });
+    expect(stranger.code).toBe(2);
+    expect((await runCli(['graph', 'opt-in', ID, 'design', '--by', 'bob'], { cwd: root })).code).toBe(2);
+    expect((await runCli(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'bob'], { cwd: root })).code).toBe(0);
+    const after = await runCli(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
+    expect(after.json<{ currentNode: string }>().currentNode).toBe('design-critic-review');
+  });
+
   it('makes an approval stale when the approved file changes (tamper)', async () => {
     const root = await repo();
     await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });

@@ -37,10 +37,11 @@ const USAGE = `Usage: the-loop graph <subcommand> [options]
   force <id> --to NODE --reason TEXT [--by LOGIN]
                                                 move the pointer, audited in graph state and the execution log
   approve <id> <artifact> --by LOGIN            record an approver's approval of the artifact's current SHA-256
+  opt-in <id> <node> --by LOGIN                 select an opt-in node (such as design-critic-review) for this work item
 Every subcommand takes --repo DIR and --format text|json (show also mermaid).
 Exit codes: 0 ok · 1 gate unmet, escalated or an effect failed · 2 usage, configuration or refused transition`;
 
-const SUBCOMMANDS = ['show', 'status', 'advance', 'complete', 'force', 'approve'] as const;
+const SUBCOMMANDS = ['show', 'status', 'advance', 'complete', 'force', 'approve', 'opt-in'] as const;
 type Sub = (typeof SUBCOMMANDS)[number];
 
 export const command: Command = {
@@ -70,6 +71,7 @@ export const command: Command = {
       complete: ['repo', 'format', 'node'],
       force: ['repo', 'format', 'to', 'reason', 'by'],
       approve: ['repo', 'format', 'by'],
+      'opt-in': ['repo', 'format', 'by'],
     };
     for (const key of Object.keys(values)) {
       if (!allowed[sub as Sub].includes(key)) throw new UsageError(`graph ${sub} takes no --${key}\n${USAGE}`);
@@ -77,8 +79,10 @@ export const command: Command = {
     const repo = await openRepo(env.cwd, values.repo);
     if (sub === 'show') return show(repo, positionals, values.format, env);
     const [id, ...more] = positionals;
-    const arity = sub === 'approve' ? 1 : 0;
-    if (id === undefined || more.length !== arity) throw new UsageError(`graph ${sub} takes ${sub === 'approve' ? 'a work-item id and an artifact' : 'exactly one work-item id'}\n${USAGE}`);
+    const arity = sub === 'approve' || sub === 'opt-in' ? 1 : 0;
+    if (id === undefined || more.length !== arity) {
+      throw new UsageError(`graph ${sub} takes ${sub === 'approve' ? 'a work-item id and an artifact' : sub === 'opt-in' ? 'a work-item id and a node' : 'exactly one work-item id'}\n${USAGE}`);
+    }
     await resolveWorkItem(repo, id);
     const format = oneOf(values.format, ['text', 'json'] as const, 'text', '--format');
     const out = (doc: Record<string, unknown>, text: string): void => {
@@ -86,6 +90,7 @@ export const command: Command = {
     };
     if (sub === 'status') return status(repo, id, out);
     if (sub === 'approve') return approve(repo, id, more[0]!, values.by, env, out);
+    if (sub === 'opt-in') return optIn(repo, id, more[0]!, values.by, env, out);
     if (sub === 'force') {
       if (!values.to || !values.reason) throw new UsageError(`graph force needs --to NODE and --reason TEXT\n${USAGE}`);
       const to = values.to;
@@ -285,5 +290,16 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
   const digest = sha256(bytes);
   return mutate(repo, id, env, out, 'approve', async (state, now) => [
     { ok: true, state: { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] }, effects: [], taken: null },
+  ]);
+}
+
+async function optIn(repo: Repo, id: string, node: string, by: string | undefined, env: CommandEnv, out: Out): Promise<number> {
+  if (!by) throw new UsageError(`graph opt-in needs --by LOGIN\n${USAGE}`);
+  const optional = repo.config.graph.nodes.filter((n) => n.optIn).map((n) => n.id);
+  if (!optional.includes(node)) throw new UsageError(`"${node}" is not an opt-in node (opt-in nodes: ${optional.join(', ') || 'none'})`);
+  // Opting in adds work, so any listed collaborator may do it; it can never remove a gate.
+  if (!(await loadCollaborators(repo)).some((c) => c.login === by)) throw new UsageError(`"${by}" is not listed in .the-loop/collaborators.yaml`);
+  return mutate(repo, id, env, out, 'opt-in', async (state) => [
+    { ok: true, state: { ...state, selectedOptIns: [...new Set([...state.selectedOptIns, node])] }, effects: [], taken: null },
   ]);
 }
