@@ -95,7 +95,7 @@ export const command: Command = {
       if (!values.to || !values.reason) throw new UsageError(`graph force needs --to NODE and --reason TEXT\n${USAGE}`);
       const to = values.to;
       const reason = values.reason;
-      return mutate(repo, id, env, out, 'force', async (state, now) => [forceTransition(repo.config.graph, state, to, reason, values.by ?? null, now)]);
+      return mutate(repo, id, env, out, 'force', async (state, now) => ({ results: [forceTransition(repo.config.graph, state, to, reason, values.by ?? null, now)] }));
     }
     if (sub === 'complete' && !values.node) throw new UsageError(`graph complete needs --node NODE\n${USAGE}`);
     if (values.outcome && ['pass', 'skip', 'block', 'wait'].includes(values.outcome)) {
@@ -123,9 +123,10 @@ interface Gate {
 // Evaluate the recorded node and take its edge; keep going while later gates already pass,
 // so one advance catches the pointer up with the artifacts. Only the first gate evaluated
 // records an unmet attempt: entering a node is not a failed try at it.
-async function step(repo: Repo, id: string, state: GraphState, now: string, options: StepOptions): Promise<TransitionResult[] & { gate?: Gate }> {
+async function step(repo: Repo, id: string, state: GraphState, now: string, options: StepOptions): Promise<Decision> {
   const graph = repo.config.graph;
-  const results: TransitionResult[] & { gate?: Gate } = [];
+  const results: TransitionResult[] = [];
+  let gate: Gate | undefined;
   const first = state.currentNode;
   if (first === null) throw new UsageError(`${id} has already left the graph; use \`graph force\` to reopen it`);
   if (first === ESCALATED_NODE) {
@@ -136,14 +137,14 @@ async function step(repo: Repo, id: string, state: GraphState, now: string, opti
   }
   if (options.outcome !== undefined) {
     results.push(transition(graph, state, { node: first, outcome: options.outcome, choice: options.choice, to: options.to }, now));
-    return results;
+    return { results };
   }
   let current: GraphState = state;
   for (let i = 0; i <= graph.nodes.length && current.currentNode !== null && current.currentNode !== ESCALATED_NODE; i += 1) {
     const node = current.currentNode;
     const verdict = await evaluateNodeFromDisk(repo, id, node);
     const passing = verdict.outcome === 'pass' || verdict.outcome === 'skip';
-    results.gate = { node, outcome: verdict.outcome, findings: verdict.findings, stalled: i === 0 && !passing };
+    gate = { node, outcome: verdict.outcome, findings: verdict.findings, stalled: i === 0 && !passing };
     if (!passing && i > 0) break;
     const result = transition(
       graph,
@@ -161,10 +162,16 @@ async function step(repo: Repo, id: string, state: GraphState, now: string, opti
     if (!result.ok || !passing) break;
     current = result.state;
   }
-  return results;
+  return gate ? { results, gate } : { results };
 }
 
 type Out = (doc: Record<string, unknown>, text: string) => void;
+
+/** What a mutating command decided: the transitions to apply, and the gate it evaluated last. */
+interface Decision {
+  readonly results: readonly TransitionResult[];
+  readonly gate?: Gate;
+}
 
 async function mutate(
   repo: Repo,
@@ -172,7 +179,7 @@ async function mutate(
   env: CommandEnv,
   out: Out,
   verb: string,
-  decide: (state: GraphState, now: string) => Promise<TransitionResult[] & { gate?: Gate }>,
+  decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
   const runtime = parseRuntimeConfig(repo.config.source);
   if (!runtime.ok) throw new UsageError(formatIssues('the configuration is invalid', runtime.issues));
@@ -189,7 +196,7 @@ async function mutate(
       effects.push(...started.effects);
     }
     const from = state.currentNode;
-    const results = await decide(state, now);
+    const { results, gate } = await decide(state, now);
     const refused = results.find((r) => !r.ok);
     const taken: Taken[] = [];
     for (const r of results) {
@@ -201,7 +208,7 @@ async function mutate(
     if (refused && !refused.ok && taken.length === 0) throw new UsageError(`${verb} refused: ${refused.reason}`);
     await saveGraphState(repo, id, state);
     const reports = await runFileEffects(effects, ctx);
-    return { state, effects, reports, from, taken, gate: results.gate };
+    return { state, effects, reports, from, taken, gate };
   });
   const reports: EffectReport[] = [...outcome.reports, ...(await runExternalEffects(outcome.effects, ctx))];
   const { state, gate } = outcome;
@@ -288,9 +295,9 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
     throw new UsageError(`${repo.config.specDir}/${id}/${artifact} does not exist; there is nothing to approve`);
   }
   const digest = sha256(bytes);
-  return mutate(repo, id, env, out, 'approve', async (state, now) => [
-    { ok: true, state: { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] }, effects: [], taken: null },
-  ]);
+  return mutate(repo, id, env, out, 'approve', async (state, now) => ({
+    results: [{ ok: true, state: { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] }, effects: [], taken: null }],
+  }));
 }
 
 async function optIn(repo: Repo, id: string, node: string, by: string | undefined, env: CommandEnv, out: Out): Promise<number> {
@@ -299,7 +306,7 @@ async function optIn(repo: Repo, id: string, node: string, by: string | undefine
   if (!optional.includes(node)) throw new UsageError(`"${node}" is not an opt-in node (opt-in nodes: ${optional.join(', ') || 'none'})`);
   // Opting in adds work, so any listed collaborator may do it; it can never remove a gate.
   if (!(await loadCollaborators(repo)).some((c) => c.login === by)) throw new UsageError(`"${by}" is not listed in .the-loop/collaborators.yaml`);
-  return mutate(repo, id, env, out, 'opt-in', async (state) => [
-    { ok: true, state: { ...state, selectedOptIns: [...new Set([...state.selectedOptIns, node])] }, effects: [], taken: null },
-  ]);
+  return mutate(repo, id, env, out, 'opt-in', async (state) => ({
+    results: [{ ok: true, state: { ...state, selectedOptIns: [...new Set([...state.selectedOptIns, node])] }, effects: [], taken: null }],
+  }));
 }
