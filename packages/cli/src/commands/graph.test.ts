@@ -211,6 +211,37 @@ describe('graph show and repository graphs', () => {
     expect(show.json<{ edges: unknown[] }>().edges).toContainEqual({ from: 'threat-model', to: 'design', on: 'pass' });
   });
 
+  it('takes an agent\'s declared choice, falls back on anything else, and records both', async () => {
+    const config = [
+      'workflow:',
+      '  graph:',
+      '    start: review',
+      '    nodes:',
+      '      - {id: review, phase: review, actor: agent, produces: review.md, choices: [ship, rework]}',
+      '      - {id: rework, phase: build, actor: agent, produces: rework.md}',
+      '      - {id: ship, phase: done, actor: agent, produces: ship.md}',
+      '    edges:',
+      '      - {from: review, to: ship, on: pass}',
+      '      - {from: review, to: rework, on: needs-work}',
+      '      - {from: rework, to: review, on: pass}',
+      '',
+    ].join('\n');
+    const root = await repo({ '.the-loop/harness-config.yaml': config, [`${DIR}/review.md`]: '# Review\n' });
+    const chosen = await runCli(['graph', 'advance', ID, '--choice', 'rework', '--format', 'json'], { cwd: root });
+    expect(chosen.json()).toMatchObject({ currentNode: 'rework', taken: [{ from: 'review', to: 'rework', on: 'needs-work' }] });
+    await runCli(['graph', 'force', ID, '--to', 'review', '--reason', 'second pass'], { cwd: root });
+    const bogus = await runCli(['graph', 'advance', ID, '--choice', 'nowhere', '--format', 'json'], { cwd: root });
+    const doc = bogus.json<{ currentNode: string; effects: { kind: string; message?: string }[]; state: { decisions: unknown[] } }>();
+    expect(doc.currentNode).toBe('ship');
+    expect(doc.effects.find((e) => e.kind === 'log')?.message).toContain('choice "nowhere" is not one of ship, rework');
+    expect(doc.state.decisions).toEqual([
+      { node: 'review', requested: 'rework', taken: 'rework', via: 'choice', at: expect.any(String) },
+      { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', at: expect.any(String) },
+    ]);
+    const status = await runCli(['graph', 'status', ID, '--format', 'json'], { cwd: root });
+    expect(status.json()).toMatchObject({ schemaVersion: 1, workItem: ID, recordedNode: 'ship', derivedNode: 'ship', agrees: true });
+  });
+
   it('reports every graph error with its YAML line; a typo is never a weaker gate', async () => {
     const root = await repo({
       '.the-loop/harness-config.yaml': [
