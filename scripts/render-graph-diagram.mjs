@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromium = process.argv[2] ?? 'chromium';
-const shown = spawnSync(process.execPath, [join(root, 'packages/cli/bin/the-loop.mjs'), 'graph', 'show', '--format', 'mermaid'], { encoding: 'utf8' });
+const shown = spawnSync(process.execPath, [join(root, 'packages/cli/bin/the-loop.cjs'), 'graph', 'show', '--format', 'mermaid'], { encoding: 'utf8' });
 if (shown.status !== 0) throw new Error(`graph show failed: ${shown.stderr}`);
 const source = shown.stdout;
 writeFileSync(join(root, 'docs/images/default-graph.mmd'), source);

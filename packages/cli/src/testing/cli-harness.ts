@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/the-loop.mjs', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/the-loop.cjs', import.meta.url));
 
 export interface Run {
   readonly code: number | null;
