@@ -22,6 +22,7 @@ export interface CommandEnv {
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  graph: () => import('./commands/graph.js'),
   hook: () => import('./commands/hook.js'),
   hooks: () => import('./commands/hooks.js'),
   doctor: () => import('./commands/doctor.js'),
@@ -38,6 +39,7 @@ function helpText(): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
+    '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
     '  hook <event>        answer a harness hook (Claude Code, Cursor) or git pre-push',
     '  hooks install       install the hooks for Claude Code, Cursor and git (--uninstall removes them)',
     '  doctor              prove the installed hooks still block known violations',

@@ -1,7 +1,6 @@
-import { chmod, readFile, rename, rm } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../io/local-state.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 
 /** One file change `hooks install` will make; all are planned (and validated) before any is applied. */
 export type Change =
@@ -29,7 +28,7 @@ export async function applyChanges(changes: readonly Change[]): Promise<void> {
   for (const change of changes) {
     if (change.kind === 'write') {
       await mkdir(dirname(change.path), { recursive: true });
-      await writeFileAtomic(change.path, change.text, change.mode);
+      await writeFileAtomic(change.path, change.text);
       if (change.mode !== undefined) await chmod(change.path, change.mode);
     } else if (change.kind === 'rename') await rename(change.from, change.to);
     else await rm(change.path, { force: true });

@@ -1,54 +1,21 @@
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import { withLock } from './lock.js';
 
 /** Machine-local state (counters, escalations): never committed, never shared between clones. */
 export const LOCAL_DIR = '.the-loop/local';
 
+// A hook must answer quickly; another hook holding the lock longer than this is stuck.
 const LOCK_WAIT_MS = 5_000;
-// A lock older than this was left by a process that died; hooks finish in well under a second.
-const STALE_LOCK_MS = 30_000;
-
-/** Write a file so a reader sees the old or the new content, never half of it. */
-export async function writeFileAtomic(path: string, text: string, mode?: number): Promise<void> {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(temp, text, mode !== undefined ? { mode } : {});
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
 
 /** Run `fn` holding the local-state lock, so two hooks firing together do not lose an update. */
 export async function withLocalLock<T>(root: string, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = join(root, LOCAL_DIR);
   await mkdir(dir, { recursive: true });
+  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
-  const lock = join(dir, '.lock');
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lock, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const info = await stat(lock).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > STALE_LOCK_MS) {
-        await rm(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`${LOCAL_DIR}/.lock is held by another process; gave up after ${LOCK_WAIT_MS / 1000}s`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(lock, { force: true });
-  }
+  return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: LOCK_WAIT_MS });
 }
 
 /** Read a JSON state file; absent is `fallback`, unparseable is an error naming the file. */

@@ -89,8 +89,18 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
     if (base !== 'default') {
       return { ok: false, issues: [{ file: source.file, ...source.positionOf(['workflow', 'graph', 'extends']), message: 'workflow.graph.extends: only "default" can be extended' }] };
     }
-    const merged = mergeGraph(defaultGraphValue(), rest);
-    return compileGraphValue({ ...source, value: { workflow: { graph: merged } } }, ['workflow', 'graph']);
+    const { graph: merged, nodeOrigin, edgeOrigin } = mergeGraph(defaultGraphValue(), rest);
+    // Map a path in the merged graph back to the line the project wrote; a problem inside a
+    // default node or edge the project did not touch points at `extends`.
+    const positionOf = (path: readonly PropertyKey[]) => {
+      const [list, index, ...tail] = path;
+      if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
+        const origin = (list === 'nodes' ? nodeOrigin : edgeOrigin)[index];
+        return origin === undefined ? source.positionOf(['workflow', 'graph', 'extends']) : source.positionOf(['workflow', 'graph', list, origin, ...tail]);
+      }
+      return source.positionOf(['workflow', 'graph', ...path]);
+    };
+    return compileGraphValue({ ...source, value: merged, positionOf }, []);
   }
   return compileGraphValue(source, ['workflow', 'graph']);
 }
@@ -99,22 +109,35 @@ function defaultGraphValue(): Record<string, unknown> {
   return structuredClone(DEFAULT_GRAPH_DATA) as Record<string, unknown>;
 }
 
-function mergeGraph(base: Record<string, unknown>, extension: Record<string, unknown>): Record<string, unknown> {
+// The merged graph, plus for each merged node and edge the index it has in the project's
+// extension (undefined for one that comes from the default graph unchanged).
+function mergeGraph(
+  base: Record<string, unknown>,
+  extension: Record<string, unknown>,
+): { graph: Record<string, unknown>; nodeOrigin: (number | undefined)[]; edgeOrigin: (number | undefined)[] } {
   const baseNodes = base['nodes'] as Record<string, unknown>[];
   const baseEdges = base['edges'] as Record<string, unknown>[];
   const nodes = [...baseNodes];
+  const nodeOrigin: (number | undefined)[] = nodes.map(() => undefined);
   const extraNodes = Array.isArray(extension['nodes']) ? (extension['nodes'] as unknown[]) : [];
-  for (const node of extraNodes) {
+  extraNodes.forEach((node, index) => {
     const id = (node as Record<string, unknown> | null)?.['id'];
     const at = nodes.findIndex((n) => n['id'] === id);
-    if (at >= 0) nodes[at] = node as Record<string, unknown>;
-    else nodes.push(node as Record<string, unknown>);
-  }
+    if (at >= 0) {
+      nodes[at] = node as Record<string, unknown>;
+      nodeOrigin[at] = index;
+    } else {
+      nodes.push(node as Record<string, unknown>);
+      nodeOrigin.push(index);
+    }
+  });
   const extraEdges = Array.isArray(extension['edges']) ? (extension['edges'] as Record<string, unknown>[]) : [];
   const edges = baseEdges.filter((edge) => !extraEdges.some((e) => e?.['from'] === edge['from'] && e?.['on'] === edge['on']));
+  const edgeOrigin: (number | undefined)[] = edges.map(() => undefined);
   edges.push(...extraEdges);
+  edgeOrigin.push(...extraEdges.map((_, index) => index));
   const { nodes: _n, edges: _e, ...others } = extension;
-  return { ...base, ...others, nodes, edges };
+  return { graph: { ...base, ...others, nodes, edges }, nodeOrigin, edgeOrigin };
 }
 
 function normalizeDir(dir: string): string {

@@ -80,19 +80,22 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   }
   if (claim.problem) attach(line[Math.max(currentIndex, 0)]!.id, [claim.problem]);
   const effectiveCurrent = currentIndex === -1 ? line.length : currentIndex;
-  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position) {
+  // Several nodes share a phase (the review chain is all needs-review): a log naming the
+  // current node's phase is right, whichever of those nodes it first matched.
+  if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position && line[effectiveCurrent]?.phase !== claim.phase) {
     attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
   }
   if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {
+    const recorded = input.recordedNode ?? 'done';
     const target = line[Math.max(currentIndex, 0)]!;
     attach(target.id, [
       diagnostic({
         ruleId: 'phase-mismatch',
-        message: `Graph state records "${input.recordedNode}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
+        message: `Graph state records "${recorded}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
         file: `${input.dir}/graph-state.json`,
         position: { line: 1, column: 1 },
         expected: line[currentIndex]?.id ?? 'done',
-        actual: input.recordedNode,
+        actual: recorded,
         fix: 'Run `the-loop graph advance <id>` to move the recorded pointer along the declared edges.',
       }),
     ]);
@@ -138,6 +141,25 @@ function dedupe(found: readonly Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Evaluate one node's gate on its own, wherever it sits in the graph (the runtime asks about
+ * the recorded current node, which may be off the main line, such as a fix node in a cycle).
+ */
+export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
+  const node = graph.byId.get(nodeId);
+  if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  const base = {
+    lookup: (name: string) => files.lookup(name),
+    pathOf: (name: string) => files.pathOf(name),
+    approvals: input.approvals ?? [],
+    digests: input.digests ?? new Map<string, string>(),
+    approvers: new Set(input.approvers ?? []),
+  };
+  const verdict = evaluateNode(node, files, base, new Set(input.selectedOptIns ?? []));
+  return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */

@@ -22,7 +22,12 @@ export function compileGraphValue(source: YamlSource, basePath: readonly Propert
 /** Compile a graph from plain data; `issueAt` places each problem (a YAML position, when there is one). */
 export function compileGraphData(value: unknown, issue: IssueAt): CompileResult {
   const result = v.safeParse(GraphSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: result.issues.map((i) => schemaIssue(i, value, issue)) };
+  if (!result.success) {
+    // Report the graph's structural mistakes (unknown nodes, duplicates) alongside the schema's.
+    const schema = result.issues.map((i) => schemaIssue(i, value, issue));
+    const seen = new Set(schema.map((i) => `${i.line}:${i.column}:${i.message}`));
+    return { ok: false, issues: [...schema, ...semanticIssues(lenientGraph(value), issue).filter((i) => !seen.has(`${i.line}:${i.column}:${i.message}`))] };
+  }
   const issues = semanticIssues(result.output, issue);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, graph: buildGraph(result.output) };
@@ -51,24 +56,47 @@ function buildGraph(input: GraphInput): Graph {
 
 export type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
 
-function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
+// The parts of a graph that failed the schema but are still readable, index for index, so the
+// structural checks can run too; an unreadable node or edge is left out (undefined).
+type LenientGraph = { start: string | undefined; nodes: (GraphInput['nodes'][number] | undefined)[]; edges: (GraphInput['edges'][number] | undefined)[] };
+
+function lenientGraph(value: unknown): LenientGraph {
+  const record = isRecord(value) ? value : {};
+  const list = (key: string): unknown[] => (Array.isArray(record[key]) ? (record[key] as unknown[]) : []);
+  const strings = (item: unknown, keys: string[]): boolean => isRecord(item) && keys.every((k) => typeof item[k] === 'string');
+  const arrays = (item: Record<string, unknown>): boolean => ['requires', 'choices', 'gate'].every((k) => item[k] === undefined || Array.isArray(item[k]));
+  return {
+    start: typeof record['start'] === 'string' ? record['start'] : undefined,
+    nodes: list('nodes').map((n) => (strings(n, ['id']) && arrays(n as Record<string, unknown>) ? (n as GraphInput['nodes'][number]) : undefined)),
+    edges: list('edges').map((e) => (strings(e, ['from', 'to', 'on']) ? (e as GraphInput['edges'][number]) : undefined)),
+  };
+}
+
+function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): SourceIssue[] {
   const issues: SourceIssue[] = [];
   const ids = new Set<string>();
   graph.nodes.forEach((node, index) => {
+    if (!node) return;
     if (ids.has(node.id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${node.id}"`));
     ids.add(node.id);
   });
   const known = (id: string): boolean => ids.has(id);
   const options = (): string => [...ids].join(', ');
-  if (!known(graph.start)) issues.push(issue(['start'], `start node "${graph.start}" is not declared (nodes: ${options()})`));
+  if (graph.start !== undefined && !known(graph.start)) issues.push(issue(['start'], `start node "${graph.start}" is not declared (nodes: ${options()})`));
   graph.nodes.forEach((node, index) => {
+    if (!node) return;
     node.requires?.forEach((id, j) => {
       if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${node.id}" requires unknown node "${id}"`));
     });
     node.choices?.forEach((id, j) => {
       if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers unknown choice "${id}"`));
+      // A choice selects among declared edges; it never creates one.
+      else if (!graph.edges.some((e) => e?.from === node.id && e.to === id)) {
+        issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers choice "${id}", but no edge from "${node.id}" leads there`));
+      }
     });
     node.gate?.forEach((predicate, j) => {
+      if (!isRecord(predicate)) return;
       const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
       if (needsArtifact && !node.produces) {
         issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
@@ -77,6 +105,7 @@ function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
   });
   const routes = new Set<string>();
   graph.edges.forEach((edge, index) => {
+    if (!edge) return;
     if (!known(edge.from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${edge.from}" (nodes: ${options()})`));
     if (!known(edge.to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${edge.to}" (nodes: ${options()})`));
     const route = `${edge.from}\u0000${edge.on}`;
