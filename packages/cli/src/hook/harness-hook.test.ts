@@ -78,6 +78,17 @@ describe('Claude Code Stop', () => {
     expect((await stop('claude', dir, { session_id: 'another-session' })).json?.['decision']).toBe('block');
   });
 
+  it('allows the stop once graph state has escalated the work item to a person', async () => {
+    const config = graphConfig().replace('    edges:', '      - {id: escalated, phase: implementation, actor: human}\n    edges:');
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, config);
+    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+    // Two advances over the same findings escalate in the graph runtime.
+    for (let i = 0; i < 3; i += 1) await runCli(['graph', 'advance', 'issue-7'], { cwd: dir });
+    const out = await stop('claude', dir);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('issue-7 is escalated at "implementation"');
+  });
+
   it('allows and says why on stderr when no work item resolves', async () => {
     const dir = await makeRepo({ [CONFIG]: graphConfig(), 'docs/specs/a/tasks.md': TASKS_OPEN, 'docs/specs/b/tasks.md': TASKS_OPEN });
     const out = await stop('claude', dir);

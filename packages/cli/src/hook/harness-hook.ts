@@ -7,6 +7,7 @@ import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hook
 import { UsageError } from '../errors.js';
 import { resolveCurrentWorkItem } from '../io/current-work-item.js';
 import { evaluateFromDisk } from '../io/evaluate.js';
+import { readGraphState } from '../io/graph-state-store.js';
 import { resolveWorkItem } from '../io/read-work-item.js';
 import { formatIssues, openRepo, type Repo } from '../io/repo.js';
 import { oneOf, parseOptions, type CommandEnv } from '../main.js';
@@ -76,6 +77,12 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     const resolution = await resolveCurrentWorkItem(repo, values['work-item']);
     if (resolution.id === undefined) {
       say(`${resolution.why} Allowing the stop.`);
+      return {};
+    }
+    // An item graph state has escalated waits on a person (`graph force`): never push on.
+    const state = await readGraphState(repo, resolution.id);
+    if (state.kind === 'ok' && state.state.escalated) {
+      say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
       return {};
     }
     const result = await evaluateFromDisk(repo, resolution.id);
