@@ -54,7 +54,7 @@ export async function criticList(args: readonly string[], env: CommandEnv, usage
 }
 
 async function listCritic(critic: CriticDeclaration, root: string, inherited: NodeJS.ProcessEnv): Promise<CriticListing> {
-  const binary = criticBinary(critic.entry ?? { command: undefined, harness: critic.harness }, BUILT_IN_ADAPTERS) ?? null;
+  const binary = criticBinary(critic, BUILT_IN_ADAPTERS) ?? null;
   const problems = critic.problems.map((issue) => `${formatLocation(issue)}  ${issue.message}`);
   if (critic.entry && binary === null) problems.push(`no built-in adapter for harness "${critic.harness ?? ''}" (built-in: ${BUILT_IN_ADAPTERS.map((a) => a.name).join(', ')}); declare command and args`);
   // The same PATH and working directory the round will use: the entry's env over ours, in its cwd.

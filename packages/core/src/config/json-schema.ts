@@ -34,10 +34,5 @@ export const HarnessConfigFileSchema = v.looseObject({
 export function harnessConfigJsonSchema(): Record<string, unknown> {
   const generated = toJsonSchema(HarnessConfigFileSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
-  return {
-    $schema,
-    $id: 'https://the-loop.dev/schemas/harness-config.schema.json',
-    title: 'the-loop harness configuration (.the-loop/harness-config.yaml)',
-    ...rest,
-  };
+  return { $schema, title: 'the-loop harness configuration (.the-loop/harness-config.yaml)', ...rest };
 }

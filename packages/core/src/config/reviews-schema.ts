@@ -33,8 +33,10 @@ const flag = v.boolean('must be true or false (unquoted)');
 
 const command = v.pipe(
   text,
-  v.check((value) => !/\s/.test(value), 'holds whitespace: a phrase, not an executable — put the program in `command` and each argument in `args`'),
+  v.regex(/^\S+$/, 'holds whitespace: a phrase, not an executable — put the program in `command` and each argument in `args`'),
 );
+
+const describe = <T extends v.GenericSchema>(schema: T, text: string) => v.pipe(schema, v.description(text));
 
 const arg = v.pipe(
   v.string('must be a string'),
@@ -58,16 +60,26 @@ const timeoutSeconds = v.pipe(
 /** One `reviews.critics[]` entry. Defaults are applied by parseReviewsConfig. */
 export const CriticEntrySchema = v.pipe(
   v.strictObject({
-    name: text,
-    harness: v.optional(text),
-    model: v.optional(text),
-    command: v.optional(command),
-    args: v.optional(v.array(arg, 'must be a list of strings')),
-    env: v.optional(v.record(v.string(), v.string('must be a string (quote the value)'), 'must be a mapping of names to strings')),
-    cwd: v.optional(relativeDir),
-    outputFormat: v.optional(v.picklist(['text', 'json'], 'must be text or json')),
-    timeoutSeconds: v.optional(timeoutSeconds),
-    enabled: v.optional(flag),
+    name: describe(text, 'Unique name; `the-loop critic run <name>` runs this critic.'),
+    harness: v.optional(describe(text, 'A harness with a built-in adapter (claude, cursor): its one-shot argv is used when no command is set.')),
+    model: v.optional(describe(text, "Model passed with the harness's model flag, and {model} in args. Unset means the harness default.")),
+    command: v.optional(describe(command, 'The executable (argv[0]), never a shell line. Wins over harness.')),
+    args: v.optional(
+      describe(
+        v.array(arg, 'must be a list of strings'),
+        'Argument list of command. Placeholders {prompt} {promptFile} {model} {workItem} {specDir} {cwd} are substituted inside each element; one of {prompt} or {promptFile} is required.',
+      ),
+    ),
+    env: v.optional(
+      describe(
+        v.record(v.string(), v.string('must be a string (quote the value)'), 'must be a mapping of names to strings'),
+        'Variables laid over the inherited environment. The file is committed: never put secrets here.',
+      ),
+    ),
+    cwd: v.optional(describe(relativeDir, 'Working directory, relative to the project root (default: the root).')),
+    outputFormat: v.optional(describe(v.picklist(['text', 'json'], 'must be text or json'), 'json: the review is read from the result object; text: stdout is the review. Built-in harnesses default to json, commands to text.')),
+    timeoutSeconds: v.optional(describe(timeoutSeconds, 'Seconds before the critic and its whole process group are killed (default 900).')),
+    enabled: v.optional(describe(flag, 'false keeps the entry but refuses to run it (default true).')),
   }),
   v.check((entry) => entry.harness !== undefined || entry.command !== undefined, 'needs a harness the-loop has an adapter for, or an explicit command'),
   v.check(
@@ -79,18 +91,20 @@ export const CriticEntrySchema = v.pipe(
 
 /** `reviews` without its critics, which are validated one entry at a time. */
 export const ReviewSettingsSchema = v.strictObject({
-  selfReviewCount: v.optional(count),
-  criticReviewCount: v.optional(count),
-  stopOnNoNewFindings: v.optional(flag),
-  escalateOnRepeatFinding: v.optional(flag),
-  sameModelCritic: v.optional(v.picklist(['refuse', 'warn'], 'must be refuse or warn')),
+  selfReviewCount: v.optional(describe(count, 'Most self-review rounds before critic rounds (a cap, not a quota; default 3).')),
+  criticReviewCount: v.optional(describe(count, 'Most critic rounds before escalating to a human (a cap, not a quota; default 3).')),
+  stopOnNoNewFindings: v.optional(describe(flag, 'Stop early when a round yields no new actionable finding (default true).')),
+  escalateOnRepeatFinding: v.optional(describe(flag, 'Escalate when two consecutive rounds surface the same finding (default true).')),
+  sameModelCritic: v.optional(
+    describe(v.picklist(['refuse', 'warn'], 'must be refuse or warn'), "A critic with the work item's author harness and model: refuse the round (default) or warn."),
+  ),
   critics: v.optional(v.unknown()),
 });
 
 /** `reviews` as a whole, for the published JSON Schema. */
 export const ReviewsSchema = v.strictObject({
   ...ReviewSettingsSchema.entries,
-  critics: v.optional(v.array(CriticEntrySchema)),
+  critics: v.optional(describe(v.array(CriticEntrySchema), 'Critics: executable configuration, reviewed like code. Nothing runs unless named in `the-loop critic run`.')),
 });
 
 export type CriticEntryInput = v.InferOutput<typeof CriticEntrySchema>;

@@ -27,6 +27,8 @@ export interface CriticDeclaration {
   readonly name: string | undefined;
   readonly harness: string | undefined;
   readonly model: string | undefined;
+  /** The declared command, even when the entry is broken (a phrase is shown as written). */
+  readonly command: string | undefined;
   readonly enabled: boolean;
   readonly entry: CriticEntry | undefined;
   readonly problems: readonly SourceIssue[];
@@ -101,7 +103,7 @@ export function parseReviewsConfig(source: YamlSource | undefined): ReviewsResul
 function declareCritic(source: YamlSource, raw: unknown, index: number): CriticDeclaration {
   const fields = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const str = (key: string) => (typeof fields[key] === 'string' && fields[key] !== '' ? (fields[key] as string) : undefined);
-  const base = { index, name: str('name'), harness: str('harness'), model: str('model'), enabled: fields['enabled'] !== false };
+  const base = { index, name: str('name'), harness: str('harness'), model: str('model'), command: str('command'), enabled: fields['enabled'] !== false };
   const path = ['reviews', 'critics', index];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ...base, entry: undefined, problems: [{ file: source.file, ...source.positionOf(path), message: `critics[${index}] must be a mapping with at least a name` }] };
