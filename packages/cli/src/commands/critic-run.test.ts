@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, recorded, runCli, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
+import { BIN, isAlive, recorded, runCli, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 const RECORD_ARGS = join(STANDINS, 'record-args');
@@ -446,5 +447,32 @@ describe('Author ≠ critic', () => {
     await mkdir(join(root, 'docs/specs'), { recursive: true });
     const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', '../x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
+  });
+});
+
+describe('Running a round: nothing outlives the CLI', () => {
+  it('kills the critic process group when the CLI itself is interrupted', async () => {
+    const root = await project(claudeCritic());
+    const pidFile = join(root, 'grandchild.pid');
+    const cli = spawn(process.execPath, [BIN, 'critic', 'run', 'claude-critic', '--prompt', 'x'], {
+      cwd: root,
+      env: env(root, { STANDIN_MODE: 'hang-grandchild', STANDIN_PIDFILE: pidFile }),
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    const closed = new Promise((r) => cli.on('close', (_code, signal) => r(signal)));
+    cli.kill('SIGINT');
+    expect(await closed).toBe('SIGINT');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('refuses a --spec-dir outside the project', async () => {
+    const root = await project(claudeCritic());
+    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'a', '--spec-dir', '../elsewhere'], { cwd: root, env: env(root) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--spec-dir');
   });
 });

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   attribution,
   authorFromFrontMatter,
@@ -73,6 +73,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const critic = pickCritic(reviews.critics, name);
 
   const specDir = values['spec-dir'] ?? repo.config.specDir;
+  if (isAbsolute(specDir) || specDir.split(/[\\/]/).includes('..')) throw new UsageError(`--spec-dir must be a directory inside the project, relative to its root; got "${specDir}"`);
   const workItem = values['work-item'];
   if (workItem !== undefined) await checkWorkItem(repo, specDir, workItem, critic, reviews.sameModelCritic, env);
   const cwd = values.cwd === undefined ? undefined : resolve(env.cwd, values.cwd);

@@ -30,6 +30,7 @@ export interface RunOutcome {
 }
 
 const DEFAULT_GRACE_MS = 2000;
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
 
 /**
@@ -54,6 +55,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
+      for (const signal of FORWARDED) process.off(signal, onSignal);
       resolvePromise({
         spawnError,
         exitCode: exit?.code ?? null,
@@ -88,6 +90,15 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         // The group is already gone.
       }
     };
+
+    // The group is detached, so an operator's Ctrl-C would not reach it: kill it ourselves,
+    // then die of the same signal.
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup('SIGKILL');
+      for (const forwarded of FORWARDED) process.off(forwarded, onSignal);
+      process.kill(process.pid, signal);
+    };
+    for (const signal of FORWARDED) process.on(signal, onSignal);
 
     child.on('error', (error) => {
       if (child.pid === undefined) finish(describeSpawnError(error));
