@@ -46,6 +46,19 @@ const arg = v.pipe(
   ),
 );
 
+// Names that hold credentials by convention. The file is committed, so such a value belongs
+// in the operator's environment, which the critic inherits anyway.
+const SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$/i;
+
+const envMap = v.pipe(
+  v.record(v.string(), v.string('must be a string (quote the value)'), 'must be a mapping of names to strings'),
+  v.check(
+    (env) => !Object.keys(env).some((name) => SECRET_NAME.test(name)),
+    (issue) =>
+      `${Object.keys(issue.input as Record<string, string>).filter((name) => SECRET_NAME.test(name)).join(', ')} looks like a secret; this file is committed — keep it in your environment, which the critic inherits`,
+  ),
+);
+
 const relativeDir = v.pipe(
   text,
   v.check((dir) => !dir.startsWith('/') && !/^[A-Za-z]:/.test(dir), 'must be relative to the project root'),
@@ -72,7 +85,7 @@ export const CriticEntrySchema = v.pipe(
     ),
     env: v.optional(
       describe(
-        v.record(v.string(), v.string('must be a string (quote the value)'), 'must be a mapping of names to strings'),
+        envMap,
         'Variables laid over the inherited environment. The file is committed: never put secrets here.',
       ),
     ),

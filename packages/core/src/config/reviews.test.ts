@@ -116,6 +116,13 @@ describe('critic entries', () => {
     ]);
   });
 
+  it('refuses env entries named like secrets: env SHALL NOT hold secrets, the file is committed', () => {
+    const critics = reviews('reviews:\n  critics:\n    - name: a\n      command: t\n      args: ["{prompt}"]\n      env:\n        CURSOR_API_KEY: abc\n        MAX_TOKENS: "5"\n').critics;
+    expect(critics[0]?.problems.map((p) => p.message)).toEqual([expect.stringMatching(/env: CURSOR_API_KEY looks like a secret/)]);
+    const fine = reviews('reviews:\n  critics:\n    - name: a\n      command: t\n      args: ["{prompt}"]\n      env:\n        MAX_TOKENS: "5"\n').critics;
+    expect(fine[0]?.entry?.env).toEqual({ MAX_TOKENS: '5' });
+  });
+
   it('rejects args on a built-in harness, and a critic with neither harness nor command', () => {
     const critics = reviews('reviews:\n  critics:\n    - name: a\n      harness: claude\n      args: ["x"]\n    - name: b\n      model: opus\n').critics;
     expect(critics[0]?.problems[0]?.message).toContain('args apply to an explicit command');
