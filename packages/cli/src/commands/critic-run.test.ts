@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,35 @@ const commandCritic = (args: string, more = '') => `    - name: script\n      co
 function envelopeOf(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
+
+describe('Declaring a critic: an entry is runnable, not merely descriptive', () => {
+  it('refuses an entry with only a name: it needs a harness with an adapter or a command', async () => {
+    const root = await project('    - name: nothing\n      model: opus\n');
+    const result = await runCli(['critic', 'run', 'nothing', '--prompt', 'x'], { cwd: root, env: env(root) });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('needs a harness the-loop has an adapter for, or an explicit command');
+  });
+
+  it('refuses a harness the-loop has no adapter for, unless a command is declared', async () => {
+    const root = await project('    - name: gem\n      harness: gemini\n' + commandCritic('["{prompt}"]', '      harness: gemini\n'));
+    const refused = await runCli(['critic', 'run', 'gem', '--prompt', 'x'], { cwd: root, env: env(root) });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('no built-in adapter for harness "gemini"');
+    const ran = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    expect(ran.code).toBe(0);
+    expect(envelopeOf(ran.stdout)['attribution']).toBe('[gemini/default]');
+  });
+
+  it('refuses an empty prompt: a critic handed nothing would review nothing', async () => {
+    const root = await project(claudeCritic(), { 'empty.md': '  \n' });
+    for (const args of [['--prompt', ' '], ['--prompt-file', 'empty.md']]) {
+      const result = await runCli(['critic', 'run', 'claude-critic', ...args], { cwd: root, env: env(root) });
+      expect(result.code).toBe(2);
+    }
+    expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
+  });
+});
 
 describe('Declaring a critic: a built-in harness derives its invocation from the adapter one-shot argv', () => {
   it('runs claude with --print, --output-format json and --model, the prompt on stdin', async () => {
@@ -394,12 +423,12 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'binary-missing', exitCode: null });
   });
 
-  it('exits 2 with an empty stdout on a misconfigured critic', async () => {
-    const root = await project('    - name: nothing\n');
-    const result = await runCli(['critic', 'run', 'nothing', '--prompt', 'x'], { cwd: root, env: env(root) });
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('needs a harness');
+  it('fails the round (exit 1) when the executable exists but cannot be started', async () => {
+    const root = await project('    - name: broken\n      command: ./broken.sh\n      args: ["{prompt}"]\n', { 'broken.sh': '#!/no-such-interpreter\n' });
+    await chmod(join(root, 'broken.sh'), 0o755);
+    const result = await runCli(['critic', 'run', 'broken', '--prompt', 'x'], { cwd: root, env: env(root) });
+    expect(result.code).toBe(1);
+    expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'spawn-failed', error: expect.stringContaining('interpreter') });
   });
 
   it('exits 2 when the configuration file does not parse', async () => {

@@ -11,6 +11,7 @@ import {
   resolveInvocation,
   workItemIdProblem,
   EXECUTION_LOG,
+  type CriticDeclaration,
   type CriticEntry,
   type Invocation,
   type Usage,
@@ -67,6 +68,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
     throw new UsageError(`critic run needs exactly one of --prompt or --prompt-file\n${usage}`);
   }
   const name = positionals[0] as string;
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new UsageError('--prompt is empty: a critic handed nothing would review nothing');
   const timeoutSeconds = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
   const repo = await openRepo(env.cwd, values.repo);
   const reviews = loadReviews(repo);
@@ -111,7 +113,7 @@ function parseTimeout(text: string): number {
   return seconds;
 }
 
-function pickCritic(critics: ReturnType<typeof loadReviews>['critics'], name: string): CriticEntry {
+function pickCritic(critics: readonly CriticDeclaration[], name: string): CriticEntry {
   const declared = critics.find((critic) => critic.name === name);
   if (!declared) {
     const known = critics.map((critic) => critic.name).filter((n) => n !== undefined);
@@ -153,6 +155,7 @@ async function readPromptFile(path: string): Promise<{ text: string; path: strin
   if (!info?.isFile()) throw new UsageError(`--prompt-file ${path} is not a readable file`);
   if (info.size > MAX_PROMPT_BYTES) throw new UsageError(`--prompt-file ${path} is over ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
   const bytes = await readFile(path);
+  if (bytes.toString('utf8').trim() === '') throw new UsageError(`--prompt-file ${path} is empty: a critic handed nothing would review nothing`);
   if (bytes.includes(0)) throw new UsageError(`--prompt-file ${path} holds NUL bytes; a prompt is text`);
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), path };
@@ -167,6 +170,10 @@ async function runRound(critic: CriticEntry, invocation: Invocation): Promise<En
     executable === undefined
       ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stderr: '', truncated: false, durationMs: 0 }
       : await runProcess({ ...invocation, command: executable });
+  // Found on PATH but "not found" at exec time: its interpreter (the #! line) is missing.
+  if (executable !== undefined && outcome.spawnError === 'not-found') {
+    return envelopeFor(critic, invocation, { ...outcome, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` });
+  }
   return envelopeFor(critic, invocation, outcome);
 }
 
