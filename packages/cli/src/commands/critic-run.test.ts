@@ -338,7 +338,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
     expect(result.code).toBe(0);
     const envelope = envelopeOf(result.stdout);
     expect(Object.keys(envelope).sort()).toEqual(
-      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'stderr', 'usage'].sort(),
+      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'sessionId', 'stderr', 'usage'].sort(),
     );
     expect(envelope).toMatchObject({
       schemaVersion: 1,
@@ -349,6 +349,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
       ok: true,
       exitCode: 0,
       error: null,
+      sessionId: '8d3c0b1e-0000-4000-8000-000000000001',
       usage: { inputTokens: 1200, outputTokens: 340, cacheReadTokens: 800, cacheWriteTokens: 10, costUsd: 0.0123, present: true },
     });
     expect(String(envelope['output'])).toMatch(/^\[claude stand-in\] reviewed a prompt of sha256 [0-9a-f]{64}: no findings\.$/);

@@ -43,6 +43,8 @@ export interface Envelope {
   readonly output: string;
   readonly error: string | null;
   readonly stderr: string;
+  /** The harness session the review ran in, when it reported one. */
+  readonly sessionId: string | null;
   readonly usage: Usage;
 }
 
@@ -180,8 +182,8 @@ async function runRound(critic: CriticEntry, invocation: Invocation): Promise<En
 function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOutcome): Envelope {
   const parsed =
     invocation.outputFormat === 'json'
-      ? (invocation.adapter?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
-      : { text: outcome.stdout, isError: false, usage: NO_USAGE };
+      ? (BUILT_IN_ADAPTERS.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
+      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE };
   const seconds = invocation.timeoutMs / 1000;
   const [reason, error]: [RoundReason, string | null] =
     outcome.spawnError === 'not-found'
@@ -208,6 +210,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOu
     output: parsed.text,
     error,
     stderr: outcome.stderr,
+    sessionId: parsed.sessionId,
     usage: parsed.usage,
   };
 }

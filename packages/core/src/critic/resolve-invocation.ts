@@ -31,8 +31,8 @@ export interface Invocation {
   readonly stdin: string | undefined;
   readonly timeoutMs: number;
   readonly outputFormat: 'text' | 'json';
-  /** The adapter whose result format the output is in, for a built-in harness. */
-  readonly adapter: HarnessAdapter | undefined;
+  /** The built-in adapter whose result format the output is in; undefined for a command. */
+  readonly adapter: string | undefined;
 }
 
 export type InvocationResult = { ok: true; invocation: Invocation } | { ok: false; reason: string };
@@ -73,7 +73,7 @@ export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adap
   }
   const outputFormat = critic.outputFormat ?? 'json';
   const oneShot = adapter.oneShot({ prompt: inputs.prompt, promptFile: inputs.promptFile, model: critic.model, outputFormat });
-  return { ok: true, invocation: { ...base, command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, outputFormat, adapter } };
+  return { ok: true, invocation: { ...base, command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, outputFormat, adapter: adapter.name } };
 }
 
 function overlay(inherited: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>>): Record<string, string> {
