@@ -13,6 +13,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The core is pure: no file system, no processes, no environment, no clock.
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts'],
@@ -20,7 +24,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os'].map((name) => ({
+          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'worker_threads', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os', 'node:worker_threads'].map((name) => ({
             name,
             message: '@the-loop/core is pure: take the data as a parameter and let an adapter do the I/O.',
           })),

@@ -8,7 +8,7 @@ const built = spawnSync(process.execPath, [`${root}scripts/build.mjs`], { stdio:
 if (built.status !== 0) process.exit(built.status ?? 1);
 const report = spawnSync(
   process.execPath,
-  [`${root}packages/cli/bin/the-loop.mjs`, 'report', '--repo', `${root}test-fixtures/retrofit-34`, ...process.argv.slice(2)],
+  [`${root}packages/cli/bin/the-loop.cjs`, 'report', '--repo', `${root}test-fixtures/retrofit-34`, ...process.argv.slice(2)],
   { stdio: 'inherit' },
 );
 if (report.status === 1) {

@@ -28,7 +28,15 @@ let failed = 0;
 try {
   const report = JSON.parse(readFileSync(results, 'utf8'));
   passed = report.numPassedTests;
-  failed = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+  failed = report.numFailedTests;
+  // A file that failed outside any test (an import error, a failed beforeAll) leaves its tests
+  // skipped and none failed: count each such test as failed so the summary cannot look green.
+  for (const file of report.testResults) {
+    const assertions = file.assertionResults ?? [];
+    if (file.status === 'failed' && !assertions.some((a) => a.status === 'failed')) {
+      failed += Math.max(1, assertions.filter((a) => a.status !== 'passed').length);
+    }
+  }
 } catch {
   failed = 1;
 }

@@ -104,6 +104,13 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
 }
 
 function processEnv(): CommandEnv {
+  // A reader that stops early (`| head`) is not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     cwd: process.cwd(),
     env: process.env,

@@ -96,6 +96,13 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   );
 }
 
+const naturalOrder = new Intl.Collator('en', { numeric: true });
+
+/** Work-item order for people: `issue-3` before `issue-11`, the same on every machine. */
+export function compareIds(a: string, b: string): number {
+  return naturalOrder.compare(a, b) || compareText(a, b);
+}
+
 /** Code-unit comparison: stable across locales, unlike localeCompare. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,13 +1,13 @@
-export { RULE_IDS, diagnostic, compareDiagnostics, compareText, formatLocation, ruleUrl } from './diagnostic.js';
+export { RULE_IDS, diagnostic, compareDiagnostics, compareIds, compareText, formatLocation, ruleUrl } from './diagnostic.js';
 export type { Diagnostic, DiagnosticInput, Position, RuleId, Severity } from './diagnostic.js';
 
 export { parseArtifact } from './artifact/parse-artifact.js';
 export { findSection, normalizeTitle } from './artifact/find-section.js';
 export type { Artifact, FrontMatter, ListEntry, Section, Table, TableRow, Task } from './artifact/types.js';
 
-export { compileGraph, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
-export type { CompileResult } from './graph/compile-graph.js';
-export { DEFAULT_GRAPH_YAML } from './graph/default-graph.js';
+export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
+export type { CompileResult, IssueAt } from './graph/compile-graph.js';
+export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 

@@ -2,8 +2,11 @@ import { buildReport, type Report } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
-import { mapLimit } from '../io/map-limit.js';
-import { evaluateFromDisk } from '../io/evaluate.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleDir } from '../bundle-dir.js';
+import { evaluateMany } from '../io/evaluate-many.js';
 import { artifactNames, listWorkItems } from '../io/read-work-item.js';
 import { openRepo } from '../io/repo.js';
 import { oneOf, parseOptions, type Command } from '../main.js';
@@ -35,7 +38,7 @@ export const command: Command = {
     if (ids.length === 0 && !values['allow-empty']) {
       throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
     }
-    const results = await mapLimit(ids, 32, (id) => evaluateFromDisk(repo, id));
+    const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
     if (format === 'json') env.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
@@ -43,6 +46,13 @@ export const command: Command = {
     return report.ok ? 0 : 1;
   },
 };
+
+// The bundled worker sits beside the bundle; from source, report runs on one thread.
+function workerEntry(): URL | undefined {
+  const dir = bundleDir();
+  const file = dir && join(dir, 'report-worker.cjs');
+  return file && existsSync(file) ? pathToFileURL(file) : undefined;
+}
 
 function renderTable(report: Report, c: Colors): string {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
+import { compareIds, KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import type { Repo } from './repo.js';
 
@@ -37,7 +37,7 @@ export async function listWorkItems(repo: Repo): Promise<string[]> {
       if (target?.isDirectory()) dirs.push(entry.name);
     }
   }
-  return dirs.sort();
+  return dirs.sort(compareIds);
 }
 
 /** Validate an id given on the command line and make sure its folder exists. */

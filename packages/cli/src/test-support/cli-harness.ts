@@ -8,7 +8,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-export const BIN = join(REPO_ROOT, 'packages/cli/bin/the-loop.mjs');
+export const BIN = join(REPO_ROOT, 'packages/cli/bin/the-loop.cjs');
 /** The `claude` and `cursor-agent` stand-ins. */
 export const STANDINS = join(REPO_ROOT, 'test-fixtures/harness-standins/bin');
 /** A PATH with the stand-ins and node (their interpreter), and nothing else. */
@@ -32,7 +32,7 @@ export async function tempProject(files: Record<string, string> = {}): Promise<s
 
 /** Run the built CLI. `env` replaces the environment entirely (PATH included). */
 export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
-  if (!existsSync(join(REPO_ROOT, 'packages/cli/dist/main.mjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` first');
+  if (!existsSync(join(REPO_ROOT, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` first');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,

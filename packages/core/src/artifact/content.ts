@@ -12,11 +12,14 @@ export function isInertHtml(value: string): boolean {
   return value.replace(HTML_COMMENT, '').replace(PLACEHOLDER_TAG, '').trim() === '';
 }
 
+// Punctuation between placeholders (`<boundary>: <control>`) is template scaffolding, not content.
+const PUNCTUATION_ONLY = /^\p{P}+$/u;
+
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {
   const stripped = value.replace(PLACEHOLDER_TAG, ' ').trim();
   if (stripped === '') return true;
-  return stripped.split(/\s+/).every((word) => PLACEHOLDER_WORDS.has(word.toLowerCase()));
+  return stripped.split(/\s+/).every((word) => PLACEHOLDER_WORDS.has(word.toLowerCase()) || PUNCTUATION_ONLY.test(word));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Heading, List, ListItem, Root, RootContent, Table as MdTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmParts } from './remark-gfm-parts.js';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
@@ -10,7 +10,7 @@ import { isSubstantive } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import type { Artifact, FrontMatter, ListEntry, Section, Table, Task } from './types.js';
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+const processor = unified().use(remarkParse).use(remarkGfmParts).use(remarkFrontmatter, ['yaml']);
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text.
 const LOOSE_MARKER = /^\[([^\]\n])\][ \t]+/;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
-import { DEFAULT_GRAPH_YAML } from '../graph/default-graph.js';
+import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
@@ -96,9 +96,7 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
 }
 
 function defaultGraphValue(): Record<string, unknown> {
-  const parsed = parseYamlSource('<default graph>', DEFAULT_GRAPH_YAML);
-  if (!parsed.ok) throw new Error('the default graph does not parse');
-  return parsed.source.value as Record<string, unknown>;
+  return structuredClone(DEFAULT_GRAPH_DATA) as Record<string, unknown>;
 }
 
 function mergeGraph(base: Record<string, unknown>, extension: Record<string, unknown>): Record<string, unknown> {

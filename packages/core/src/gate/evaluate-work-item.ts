@@ -98,6 +98,9 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     ]);
   }
 
+  // Several nodes produce the same file (tasks-breakdown and implementation both name tasks.md):
+  // a missing file is one problem, reported once, by the first reached node that needs it.
+  const reportedMissing = new Set<string>();
   const nodes: NodeResult[] = line.map((node, index) => {
     const own = extra.get(node.id) ?? [];
     let status: NodeStatus;
@@ -107,7 +110,9 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     else status = 'pending';
     if (status === 'pending') return { node: node.id, status, findings: [] };
     const verdict = verdictOf(node);
-    const findings = dedupe([...verdict.findings, ...own]).sort(compareDiagnostics);
+    const fresh = verdict.findings.filter((d) => d.ruleId !== 'artifact-missing' || !reportedMissing.has(d.file));
+    for (const d of verdict.findings) if (d.ruleId === 'artifact-missing') reportedMissing.add(d.file);
+    const findings = dedupe([...fresh, ...own]).sort(compareDiagnostics);
     const blocking = own.some((d) => d.severity === 'error');
     const outcome: GateOutcome = blocking && (verdict.outcome === 'pass' || verdict.outcome === 'skip' || verdict.outcome === 'wait') ? 'block' : verdict.outcome;
     return { node: node.id, status, outcome, findings };
@@ -160,7 +165,7 @@ function evaluateNode(
   if (node.optIn && !selected.has(node.id)) return { outcome: 'skip', findings: [] };
   const unmet = node.actor === 'human' ? 'wait' : 'block';
   const present = node.alternatives.filter((name) => files.has(name));
-  const findings: Diagnostic[] = [];
+  let findings: Diagnostic[] = [];
   if (node.alternatives.length > 0 && present.length === 0) {
     if (node.optional) return { outcome: 'skip', findings: [] };
     const wanted = node.alternatives.join(' or ');
@@ -198,6 +203,9 @@ function evaluateNode(
   }
   const ctx: PredicateContext = { ...base, node, artifact, artifactName: name };
   for (const predicate of node.gate) findings.push(...evaluatePredicate(predicate, ctx));
+  // An unlocked artifact is not ready to be approved: one finding for that, not two.
+  const unlocked = new Set(findings.filter((d) => d.ruleId === 'artifact-unlocked').map((d) => d.file));
+  if (unlocked.size > 0) findings = findings.filter((d) => d.ruleId !== 'approval-missing' || !unlocked.has(d.file));
   // A human node's artifact must still be readable and whole; a missing file is the agent's to write.
   const agentFixable = findings.some((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-ambiguous');
   const outcome: GateOutcome = findings.some((d) => d.severity === 'error') ? (agentFixable ? 'block' : unmet) : 'pass';

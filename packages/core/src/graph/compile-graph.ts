@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
-import { DEFAULT_GRAPH_YAML } from './default-graph.js';
+import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
 import { GATE_PREDICATES, GraphSchema, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
 
@@ -16,11 +16,11 @@ export function compileGraph(file: string, text: string): CompileResult {
 /** Compile the graph found at `basePath` inside an already-parsed YAML file. */
 export function compileGraphValue(source: YamlSource, basePath: readonly PropertyKey[]): CompileResult {
   const value = basePath.reduce<unknown>((acc, key) => (isRecord(acc) ? acc[key as string] : undefined), source.value);
-  const issue = (path: readonly PropertyKey[], message: string): SourceIssue => ({
-    file: source.file,
-    ...source.positionOf([...basePath, ...path]),
-    message,
-  });
+  return compileGraphData(value, (path, message) => ({ file: source.file, ...source.positionOf([...basePath, ...path]), message }));
+}
+
+/** Compile a graph from plain data; `issueAt` places each problem (a YAML position, when there is one). */
+export function compileGraphData(value: unknown, issue: IssueAt): CompileResult {
   const result = v.safeParse(GraphSchema, value, { abortEarly: false });
   if (!result.success) return { ok: false, issues: result.issues.map((i) => schemaIssue(i, value, issue)) };
   const issues = semanticIssues(result.output, issue);
@@ -33,7 +33,7 @@ let defaultGraph: Graph | undefined;
 /** The default lifecycle graph shipped with the-loop. */
 export function getDefaultGraph(): Graph {
   if (!defaultGraph) {
-    const result = compileGraph('<default graph>', DEFAULT_GRAPH_YAML);
+    const result = compileGraphData(DEFAULT_GRAPH_DATA, (_path, message) => ({ file: '<default graph>', line: 1, column: 1, message }));
     if (!result.ok) throw new Error(`the default graph does not compile: ${result.issues.map((i) => i.message).join('; ')}`);
     defaultGraph = result.graph;
   }
@@ -49,7 +49,7 @@ function buildGraph(input: GraphInput): Graph {
   return { start: input.start, nodes, edges: input.edges, byId: new Map(nodes.map((node) => [node.id, node])) };
 }
 
-type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
+export type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
 
 function semanticIssues(graph: GraphInput, issue: IssueAt): SourceIssue[] {
   const issues: SourceIssue[] = [];

@@ -1,5 +1,5 @@
 import type { WorkItemResult } from '../gate/evaluate-work-item.js';
-import type { Diagnostic } from '../diagnostic.js';
+import { compareIds, type Diagnostic } from '../diagnostic.js';
 
 export interface ArtifactCount {
   present: number;
@@ -33,7 +33,7 @@ export function buildReport(specRoot: string, artifactNames: readonly string[], 
   const executionLogPhases: Record<string, number> = {};
   const currentNodes: Record<string, number> = {};
   const findingsByRule: Record<string, number> = {};
-  const sorted = [...results].sort((a, b) => (a.workItem < b.workItem ? -1 : a.workItem > b.workItem ? 1 : 0));
+  const sorted = [...results].sort((a, b) => compareIds(a.workItem, b.workItem));
   for (const result of sorted) {
     for (const [name, { status }] of Object.entries(result.artifacts)) {
       const count = (artifacts[name] ??= { present: 0, status: {} });

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+'use strict';
+// Thin launcher. The CLI is one bundled CommonJS file compiled through V8's code cache: the
+// cache, written at build time by a representative run, lets start-up skip parsing and
+// compiling most of the bundle. A cache from another Node version is rejected by V8 and the
+// bundle simply compiles as usual.
+const { readFileSync, writeFileSync, renameSync } = require('node:fs');
+const { createRequire, wrap } = require('node:module');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
+
+const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
+const cacheFile = `${bundle}.cache`;
+let source;
+try {
+  source = readFileSync(bundle, 'utf8');
+} catch {
+  process.stderr.write('the-loop: the CLI is not built yet; run `pnpm build` at the repository root.\n');
+  process.exit(2);
+}
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+const script = new Script(wrap(source), { filename: bundle, cachedData });
+const bundled = { exports: {} };
+script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
+const done = bundled.exports.main(process.argv.slice(2));
+if (process.env.THE_LOOP_WRITE_CODE_CACHE === '1') {
+  done.then(() => {
+    writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+    renameSync(`${cacheFile}.tmp`, cacheFile);
+  });
+}

@@ -1,0 +1,38 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { WorkItemResult } from '@the-loop/core';
+import { evaluateFromDisk } from './evaluate.js';
+import { mapLimit } from './map-limit.js';
+import type { Repo } from './repo.js';
+
+// Below this many work items a worker's start-up costs more than it saves.
+const PARALLEL_THRESHOLD = 400;
+
+/**
+ * Evaluate many work items, in order. Large sets are shared between this thread and worker
+ * threads (Markdown parsing is CPU-bound); `workerUrl` is the bundled worker entry, absent when
+ * running from source.
+ */
+export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl: URL | undefined): Promise<WorkItemResult[]> {
+  const threads = Math.min(availableParallelism(), 4);
+  if (!workerUrl || ids.length < PARALLEL_THRESHOLD || threads < 2) {
+    return mapLimit(ids, 32, (id) => evaluateFromDisk(repo, id));
+  }
+  const size = Math.ceil(ids.length / threads);
+  const shares = Array.from({ length: threads }, (_, i) => ids.slice(i * size, (i + 1) * size));
+  const [own, ...others] = shares;
+  const remote = others.map((share) => runWorker(workerUrl, repo.root, share));
+  const local = await mapLimit(own ?? [], 32, (id) => evaluateFromDisk(repo, id));
+  return [local, ...(await Promise.all(remote))].flat();
+}
+
+function runWorker(url: URL, root: string, ids: readonly string[]): Promise<WorkItemResult[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: { root, ids } });
+    worker.once('message', (results: WorkItemResult[]) => resolve(results));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`a report worker exited with code ${code}`));
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { getDefaultGraph } from './compile-graph.js';
+import { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './default-graph.data.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+describe('the default graph', () => {
+  it('is generated from default-graph.yaml and the committed module is current', () => {
+    const result = spawnSync(process.execPath, ['scripts/gen-default-graph.mjs', '--check'], { cwd: root, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(parse(DEFAULT_GRAPH_YAML)).toEqual(DEFAULT_GRAPH_DATA);
+  });
+
+  it('splits the review chain that hid inside needs-review into its own nodes', () => {
+    const graph = getDefaultGraph();
+    const review = graph.nodes.filter((n) => n.phase === 'needs-review').map((n) => n.id);
+    expect(review).toEqual(['self-review', 'critic-review', 'security-review', 'evidence', 'capability-docs', 'reviewer-briefing', 'human-approval', 'escalated']);
+    expect(graph.byId.get('requirements-definition')?.alternatives).toEqual(['requirements.md', 'bugfix.md']);
+  });
+});
