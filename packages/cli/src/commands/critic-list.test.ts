@@ -110,3 +110,18 @@ describe('Running a round: critic list reports each critic, its executable, PATH
     expect(result.stdout.split('\n')[1]).toMatch(/^claude-critic +claude\/default +claude +yes +yes$/);
   });
 });
+
+describe('reviews configuration scope', () => {
+  it('a broken reviews section stops critic commands but not check, which does not read it', async () => {
+    const root = await tempProject({
+      [CONFIG]: 'reviews:\n  criticReviewCount: many\n',
+      'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n',
+    });
+    const critic = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    expect(critic.code).toBe(2);
+    expect(critic.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.criticReviewCount: must be a whole number/);
+    const check = await runCli(['check', 'issue-1', '--format', 'json'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1' });
+  });
+});
