@@ -32,6 +32,8 @@ export interface RunOutcome {
 const DEFAULT_GRACE_MS = 2000;
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
+// Node fires a longer timer at once (after a warning); 24.8 days is "no practical limit".
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Run one process in a process group of its own. On timeout the whole group gets SIGTERM
@@ -114,7 +116,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         timedOut = true;
         killGroup('SIGTERM');
         timers.push(setTimeout(() => killGroup('SIGKILL'), grace));
-      }, request.timeoutMs),
+      }, Math.min(request.timeoutMs, MAX_TIMER_MS)),
     );
     child.on('exit', (code, signal) => {
       exit = { code, signal };
