@@ -284,6 +284,13 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
     expect(String(envelope['error'])).toContain('timed out after 1 s');
   });
 
+  it('times out at the entry timeoutSeconds when no --timeout is given', async () => {
+    const root = await project(claudeCritic() + '      timeoutSeconds: 0.5\n');
+    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang' }) });
+    expect(result.code).toBe(1);
+    expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'timeout', error: expect.stringContaining('0.5 s') });
+  });
+
   it('kills the whole process group on timeout: a grandchild that ignores SIGTERM is gone afterwards', async () => {
     const root = await project(claudeCritic());
     const pidFile = join(root, 'grandchild.pid');
