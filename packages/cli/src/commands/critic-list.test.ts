@@ -95,6 +95,12 @@ describe('Running a round: critic list reports each critic, its executable, PATH
     expect(critic).toMatchObject({ available: true, path: join(root, 'tools/review.sh') });
   });
 
+  it('says why a critic whose working directory is missing cannot run', async () => {
+    const root = await tempProject({ [CONFIG]: 'reviews:\n  critics:\n    - name: c\n      harness: claude\n      cwd: gone\n' });
+    const { critics } = await list(root);
+    expect(critics[0]?.error).toBe('the working directory gone does not exist');
+  });
+
   it('rejects the whole configuration (exit 2) when critics is not a list', async () => {
     const root = await tempProject({ [CONFIG]: 'reviews:\n  critics:\n    name: claude\n' });
     const result = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });

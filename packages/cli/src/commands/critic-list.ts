@@ -1,4 +1,5 @@
 import { criticBinary, formatLocation, type CriticDeclaration } from '@the-loop/core';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
@@ -60,6 +61,7 @@ async function listCritic(critic: CriticDeclaration, root: string, inherited: No
   // The same PATH and working directory the round will use: the entry's env over ours, in its cwd.
   const env = { ...inherited, ...(critic.entry?.env ?? {}) };
   const cwd = critic.entry?.cwd === undefined ? root : join(root, critic.entry.cwd);
+  if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) problems.push(`the working directory ${critic.entry?.cwd ?? '.'} does not exist`);
   const path = binary === null ? undefined : await findExecutable(binary, env, cwd);
   return {
     name: critic.name ?? null,
