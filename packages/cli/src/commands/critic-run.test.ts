@@ -132,19 +132,20 @@ describe('Declaring a critic: command is argv[0], never a shell line, and takes 
   });
 
   it('passes shell metacharacters in a prompt file as data: nothing executes and the bytes arrive unchanged', async () => {
-    const root = await project(commandCritic('["{prompt}", "{promptFile}"]') + claudeCritic());
+    const root = await project(commandCritic('["{prompt}", "{promptFile}"]') + claudeCritic() + cursorCritic());
     const marker = join(root, 'M');
     const prompt = `; touch ${marker}\n$(touch ${marker})\n\`touch ${marker}\`\n| touch ${marker} && touch ${marker}\n'"\\\n`;
     await writeFile(join(root, 'evil.md'), prompt);
-    for (const name of ['script', 'claude-critic']) {
+    for (const name of ['script', 'claude-critic', 'cursor-critic']) {
       const result = await runCli(['critic', 'run', name, '--prompt-file', 'evil.md'], { cwd: root, env: env(root) });
       expect(result.code).toBe(0);
     }
     expect(existsSync(marker)).toBe(false);
-    const [script, claude] = await recorded(join(root, 'record.jsonl'));
+    const [script, claude, cursor] = await recorded(join(root, 'record.jsonl'));
     expect(script?.argv[0]).toBe(prompt);
     expect((script as unknown as { files: Record<string, string> }).files[join(root, 'evil.md')]).toBe(prompt);
     expect(claude?.stdin).toBe(prompt);
+    expect(cursor?.argv.at(-1)).toBe(prompt);
   });
 });
 
