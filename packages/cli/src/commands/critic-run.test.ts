@@ -424,6 +424,13 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
     });
   }
 
+  it('fails a round that printed no review: silence is not "zero findings"', async () => {
+    const root = await project(commandCritic('["{prompt}"]'));
+    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: '  \n' }) });
+    expect(result.code).toBe(1);
+    expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'no-output', exitCode: 0 });
+  });
+
   it('fails the round (exit 1, envelope printed) when the binary is absent, with no fallback executable', async () => {
     const empty = await tempProject();
     const root = await project(cursorCritic());

@@ -27,7 +27,7 @@ import { runProcess, type RunOutcome } from '../process/run-process.js';
 import { withScratchFile } from '../process/scratch-file.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
-export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error';
+export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
 
 /** The one document `critic run` prints (ARCHITECTURE §7). */
 export interface Envelope {
@@ -196,7 +196,10 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOu
             ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${tail(outcome.stderr)}`]
             : parsed.isError
               ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
-              : ['ran', null];
+              : parsed.text.trim() === ''
+                ? // Silence must not pass for "zero findings": it would end the loop on a review that never happened.
+                  ['no-output', 'the critic exited 0 but printed no review']
+                : ['ran', null];
   return {
     schemaVersion: 1,
     critic: critic.name,
