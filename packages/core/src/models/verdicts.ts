@@ -31,7 +31,7 @@ export const PROBE_PROMPT = 'Reply with the single word: ok';
 export function declaredModelPairs(critics: readonly CriticDeclaration[], adapters: readonly HarnessAdapter[]): ModelPair[] {
   const pairs: ModelPair[] = [];
   for (const critic of critics) {
-    if (critic.entry?.command !== undefined || critic.harness === undefined) continue;
+    if (critic.command !== undefined || critic.harness === undefined) continue;
     if (!adapters.some((adapter) => adapter.name === critic.harness)) continue;
     if (pairs.some((pair) => pair.harness === critic.harness && pair.model === critic.model)) continue;
     pairs.push({ harness: critic.harness, model: critic.model });
