@@ -23,6 +23,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
   graph: () => import('./commands/graph.js'),
+  critic: () => import('./commands/critic.js'),
+  models: () => import('./commands/models.js'),
 };
 
 const VERSION = '0.1.0';
@@ -37,6 +39,8 @@ function helpText(): string {
     '  check <work-item>   evaluate one work item\'s gates',
     '  report              drift report over every work item under the spec root',
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
+    '  critic list|run     list the configured critics, or run one critic round (one JSON envelope)',
+    '  models check        probe the models the critics declare; cache ok/refused verdicts',
     '',
     'Global options: --repo DIR (default: current directory), --format, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',
