@@ -45,3 +45,21 @@ export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigRes
 
 export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
 export type { EditResult } from './execution-log/edit-log.js';
+
+export { NO_USAGE } from './harness/adapter.js';
+export type { HarnessAdapter, HarnessResult, OneShotArgv, OneShotRequest, Usage } from './harness/adapter.js';
+export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+
+export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
+export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
+export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
+export type { Placeholder } from './config/reviews-schema.js';
+export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+
+export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
+export type { Invocation, InvocationResult, RoundInputs } from './critic/resolve-invocation.js';
+export { authorFromFrontMatter, isSameAuthor } from './critic/author.js';
+export type { Author } from './critic/author.js';
+
+export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
+export type { ModelPair, ModelVerdict, ProbeObservation, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
