@@ -22,9 +22,15 @@ export interface CommandEnv {
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  graph: () => import('./commands/graph.js'),
+  critic: () => import('./commands/critic.js'),
+  models: () => import('./commands/models.js'),
+  hook: () => import('./commands/hook.js'),
+  hooks: () => import('./commands/hooks.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
-const VERSION = '0.1.0';
+export const VERSION = '0.1.0';
 
 function helpText(): string {
   return [
@@ -33,8 +39,14 @@ function helpText(): string {
     'Usage: the-loop <command> [options]',
     '',
     'Commands:',
-    '  check <work-item>   evaluate one work item\'s gates',
+    '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
+    '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
+    '  critic list|run     list the configured critics, or run one critic round (one JSON envelope)',
+    '  models check        probe the models the critics declare; cache ok/refused verdicts',
+    '  hook <event>        answer a harness hook (Claude Code, Cursor) or git pre-push',
+    '  hooks install       install the hooks for Claude Code, Cursor and git (--uninstall removes them)',
+    '  doctor              prove the installed hooks still block known violations',
     '',
     'Global options: --repo DIR (default: current directory), --format, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',

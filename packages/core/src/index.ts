@@ -11,7 +11,7 @@ export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.da
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
-export { evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
@@ -26,3 +26,40 @@ export type { SourceIssue, YamlSource, YamlSourceResult } from './yaml/yaml-sour
 
 export { workItemIdProblem } from './work-item/work-item-id.js';
 export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/known-artifacts.js';
+
+export { graphDocument, graphToMermaid, graphToText } from './graph/export-graph.js';
+
+export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
+export type { GraphStateResult } from './graph-state/graph-state.js';
+export { GraphStateSchema } from './graph-state/schema.js';
+export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
+export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
+
+export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole, parseCollaborators } from './config/collaborators.js';
+export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
+export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
+export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
+
+export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export type { EditResult } from './execution-log/edit-log.js';
+
+export { NO_USAGE } from './harness/adapter.js';
+export type { HarnessAdapter, HarnessResult, OneShotArgv, OneShotRequest, Usage } from './harness/adapter.js';
+export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+
+export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
+export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
+export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
+export type { Placeholder } from './config/reviews-schema.js';
+export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+
+export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
+export type { Invocation, InvocationResult, RoundInputs } from './critic/resolve-invocation.js';
+export { authorFromFrontMatter, isSameAuthor } from './critic/author.js';
+export type { Author } from './critic/author.js';
+
+export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
+export type { ModelPair, ModelVerdict, ProbeObservation, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';

@@ -1,1 +1,10 @@
-export {};
+export { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
+export { digestFindings } from './findings-digest.js';
+export { decideStop } from './stop-decision.js';
+export type { Escalation, StopCounter, StopDecision, StopInput } from './stop-decision.js';
+export { sessionContext } from './session-context.js';
+export { DEFAULT_HOOKS_CONFIG, parseHooksConfig } from './hooks-config.js';
+export type { HooksConfig } from './hooks-config.js';
+export { isZeroSha, parsePushUpdates, touchedWorkItems } from './touched-work-items.js';
+export type { PushUpdate } from './touched-work-items.js';
+export { editedArtifact } from './edited-artifact.js';

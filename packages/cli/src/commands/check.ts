@@ -1,25 +1,38 @@
 import type { WorkItemResult } from '@the-loop/core';
+import { blockingFindings, touchedWorkItems } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
+import { githubSummary, toGithubAnnotations } from '../format/github.js';
+import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
 import { evaluateFromDisk } from '../io/evaluate.js';
-import { resolveWorkItem } from '../io/read-work-item.js';
-import { openRepo } from '../io/repo.js';
-import { oneOf, parseOptions, type Command } from '../main.js';
+import { git, splitZ } from '../io/git.js';
+import { mapLimit } from '../io/map-limit.js';
+import { listWorkItems, resolveWorkItem } from '../io/read-work-item.js';
+import { openRepo, type Repo } from '../io/repo.js';
+import { oneOf, parseOptions, VERSION, type Command } from '../main.js';
 
-const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json] [--recompute] [--fail-on unmet|block]
+const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
+       the-loop check --all [--allow-empty] [options]
+       the-loop check --changed-from REF [options]
 
-Evaluates the work item's gates by walking the lifecycle graph from its start.
-  --format table|json   table for people (default), json for tools: one document on stdout
+Evaluates work items' gates by walking the lifecycle graph from its start.
+  --format table|json|sarif|github
+                        table for people (default), json for tools (one document on stdout),
+                        sarif (SARIF 2.1.0) for code scanning, github for Actions annotations
   --recompute           derive the current node from the artifacts alone, ignoring recorded graph state
   --fail-on unmet       exit 1 unless every node passes (default)
   --fail-on block       exit 1 only for findings an agent can fix; a node waiting on a human does not fail
+  --all                 check every work item under the spec root (none is an error unless --allow-empty)
+  --changed-from REF    check the work items changed between REF's merge base and HEAD (git diff REF...HEAD)
+  --rules-url URL       absolute URL of the rules documentation, for SARIF helpUri (default ${DEFAULT_RULES_URL})
 Exit codes: 0 ok · 1 gate unmet · 2 usage or configuration error`;
 
-const FORMATS = ['table', 'json'] as const;
+const FORMATS = ['table', 'json', 'sarif', 'github'] as const;
+type Format = (typeof FORMATS)[number];
 
 export const command: Command = {
-  summary: "evaluate one work item's gates",
+  summary: "evaluate work items' gates",
   usage: USAGE,
   async run(args, env) {
     const { values, positionals } = parseOptions(
@@ -29,26 +42,74 @@ export const command: Command = {
         format: { type: 'string' },
         recompute: { type: 'boolean' },
         'fail-on': { type: 'string' },
+        all: { type: 'boolean' },
+        'changed-from': { type: 'string' },
+        'allow-empty': { type: 'boolean' },
+        'rules-url': { type: 'string' },
       },
       USAGE,
     );
-    if (positionals.length !== 1) throw new UsageError(`check takes exactly one work-item id\n${USAGE}`);
+    const selectors = [positionals.length > 0, values.all === true, values['changed-from'] !== undefined].filter(Boolean).length;
+    if (selectors !== 1 || positionals.length > 1) throw new UsageError(`check takes exactly one of: a work-item id, --all, --changed-from REF\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
     const failOn = oneOf(values['fail-on'], ['unmet', 'block'] as const, 'unmet', '--fail-on');
-    const id = positionals[0] as string;
+    const rulesUrl = values['rules-url'] ?? DEFAULT_RULES_URL;
+    if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(rulesUrl)) throw new UsageError(`--rules-url must be an absolute URL; got "${rulesUrl}"`);
     const repo = await openRepo(env.cwd, values.repo);
-    await resolveWorkItem(repo, id);
-    const result = await evaluateFromDisk(repo, id, { recompute: values.recompute === true });
-    if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...result }, null, 2)}\n`);
-    else env.stdout.write(renderCheck(result, colorsFor(env.stdout, env.env)));
-    return failed(result, failOn) ? 1 : 0;
+    const options = { recompute: values.recompute === true };
+
+    if (positionals.length === 1) {
+      const id = positionals[0] as string;
+      await resolveWorkItem(repo, id);
+      const result = await evaluateFromDisk(repo, id, options);
+      // The single-item JSON is the original contract and stays exactly as it was.
+      if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...result }, null, 2)}\n`);
+      else writeSet(format, [result], failOn, env, rulesUrl);
+      return failed(result, failOn) ? 1 : 0;
+    }
+
+    const known = await listWorkItems(repo);
+    let ids: string[];
+    if (values.all) {
+      if (known.length === 0 && !values['allow-empty']) {
+        throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
+      }
+      ids = known;
+    } else {
+      // --relative: paths from the project root, which may sit below the repository's top.
+      const changed = splitZ(await git(repo.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', `${values['changed-from']}...HEAD`, '--']));
+      const present = new Set(known);
+      // A work item the change deleted has nothing left to check.
+      ids = touchedWorkItems(repo.config.specDir, changed).filter((id) => present.has(id));
+      env.stderr.write(`the-loop: ${ids.length} work item${ids.length === 1 ? '' : 's'} changed since ${values['changed-from']}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}\n`);
+    }
+    const results = await mapLimit(ids, 16, (id) => evaluateFromDisk(repo, id, options));
+    const failing = results.filter((r) => failed(r, failOn)).map((r) => r.workItem);
+    if (format === 'json') {
+      const selection = values.all ? { all: true } : { changedFrom: values['changed-from'] };
+      env.stdout.write(`${JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok: failing.length === 0, failing, results }, null, 2)}\n`);
+    } else writeSet(format, results, failOn, env, rulesUrl, repo);
+    return failing.length > 0 ? 1 : 0;
   },
 };
+
+function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: 'unmet' | 'block', env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo): void {
+  const failing = results.filter((r) => failed(r, failOn)).map((r) => r.workItem);
+  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl }), null, 2)}\n`);
+  else if (format === 'github') {
+    env.stdout.write(toGithubAnnotations(results));
+    env.stderr.write(githubSummary(results, failing));
+  } else {
+    const c = colorsFor(env.stdout, env.env);
+    if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
+    env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
+  }
+}
 
 /** Whether a result fails under the chosen mode. */
 export function failed(result: WorkItemResult, failOn: 'unmet' | 'block'): boolean {
   if (failOn === 'unmet') return !result.ok;
-  return result.nodes.some((node) => node.outcome === 'block' && node.findings.some((d) => d.severity === 'error'));
+  return blockingFindings(result).length > 0;
 }
 
 function renderCheck(result: WorkItemResult, c: Colors): string {

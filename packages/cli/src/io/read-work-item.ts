@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareIds, KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
@@ -57,40 +58,49 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
 export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
   const files = new Map<string, ArtifactSource>();
+  const digests = new Map<string, string>();
   const present = new Set(await readdir(dir).catch(() => [] as string[]));
   await Promise.all(
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const source = await readArtifact(join(dir, name));
-        if (source) files.set(name, source);
+        const read = await readArtifact(join(dir, name));
+        if (!read) return;
+        files.set(name, read.source);
+        if (read.digest) digests.set(name, read.digest);
       }),
   );
-  return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))) };
+  return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
 }
 
-async function readArtifact(path: string): Promise<ArtifactSource | undefined> {
+/** SHA-256 of a file's bytes, hex: what an approval is bound to. */
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function readArtifact(path: string): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+  const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const info = await stat(path);
-    if (info.isDirectory()) return { unreadable: 'it is a directory, not a file' };
+    if (info.isDirectory()) return unreadable('it is a directory, not a file');
     if (info.size > MAX_ARTIFACT_BYTES) {
-      return { unreadable: `it is ${(info.size / 1024 / 1024).toFixed(1)} MB; artifacts over ${MAX_ARTIFACT_BYTES / 1024 / 1024} MB are refused` };
+      return unreadable(`it is ${(info.size / 1024 / 1024).toFixed(1)} MB; artifacts over ${MAX_ARTIFACT_BYTES / 1024 / 1024} MB are refused`);
     }
     const bytes = await readFile(path);
-    if (bytes.includes(0)) return { unreadable: 'it is a binary file (it contains NUL bytes)' };
+    if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
     try {
-      return { text: decoder.decode(bytes) };
+      return { source: { text: decoder.decode(bytes) }, digest: sha256(bytes) };
     } catch {
-      return { unreadable: 'it is not valid UTF-8' };
+      return unreadable('it is not valid UTF-8');
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       // A dangling symlink is listed but cannot be opened.
       const link = await lstat(path).catch(() => undefined);
-      return link ? { unreadable: 'it is a symbolic link to nothing' } : undefined;
+      return link ? unreadable('it is a symbolic link to nothing') : undefined;
     }
-    if (code === 'ELOOP') return { unreadable: 'it is a symbolic link loop' };
-    return { unreadable: (error as Error).message };
+    if (code === 'ELOOP') return unreadable('it is a symbolic link loop');
+    return unreadable((error as Error).message);
   }
 }

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
-import type { Position } from '../diagnostic.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
 /** Configuration files, in the order they are looked for; the first that exists wins. */
@@ -95,17 +94,18 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
     if (notLists.length > 0) {
       return { ok: false, issues: notLists.map((key) => ({ file: source.file, ...source.positionOf(['workflow', 'graph', key]), message: `workflow.graph.${key}: must be a list` })) };
     }
-    const merged = mergeGraph(defaultGraphValue(), rest);
-    // Issues name merged indices; point them at the entry in this file, or at `extends` for a default entry.
-    const positionOf = (path: readonly PropertyKey[]): Position => {
-      const [, , list, index, ...tail] = path;
+    const { graph: merged, nodeOrigin, edgeOrigin } = mergeGraph(defaultGraphValue(), rest);
+    // Map a path in the merged graph back to the line the project wrote; a problem inside a
+    // default node or edge the project did not touch points at `extends`.
+    const positionOf = (path: readonly PropertyKey[]) => {
+      const [list, index, ...tail] = path;
       if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
-        const origin = (list === 'nodes' ? merged.nodeOrigin : merged.edgeOrigin)[index];
-        return source.positionOf(origin === undefined ? ['workflow', 'graph', 'extends'] : ['workflow', 'graph', list, origin, ...tail]);
+        const origin = (list === 'nodes' ? nodeOrigin : edgeOrigin)[index];
+        return origin === undefined ? source.positionOf(['workflow', 'graph', 'extends']) : source.positionOf(['workflow', 'graph', list, origin, ...tail]);
       }
-      return source.positionOf(path);
+      return source.positionOf(['workflow', 'graph', ...path]);
     };
-    return compileGraphValue({ ...source, value: { workflow: { graph: merged.value } }, positionOf }, ['workflow', 'graph']);
+    return compileGraphValue({ ...source, value: merged, positionOf }, []);
   }
   return compileGraphValue(source, ['workflow', 'graph']);
 }
@@ -114,36 +114,35 @@ function defaultGraphValue(): Record<string, unknown> {
   return structuredClone(DEFAULT_GRAPH_DATA) as Record<string, unknown>;
 }
 
-interface MergedGraph {
-  readonly value: Record<string, unknown>;
-  /** For each merged node/edge, its index in the extension, or undefined when it is the default's. */
-  readonly nodeOrigin: readonly (number | undefined)[];
-  readonly edgeOrigin: readonly (number | undefined)[];
-}
-
-function mergeGraph(base: Record<string, unknown>, extension: Record<string, unknown>): MergedGraph {
+// The merged graph, plus for each merged node and edge the index it has in the project's
+// extension (undefined for one that comes from the default graph unchanged).
+function mergeGraph(
+  base: Record<string, unknown>,
+  extension: Record<string, unknown>,
+): { graph: Record<string, unknown>; nodeOrigin: (number | undefined)[]; edgeOrigin: (number | undefined)[] } {
   const baseNodes = base['nodes'] as Record<string, unknown>[];
   const baseEdges = base['edges'] as Record<string, unknown>[];
   const nodes = [...baseNodes];
   const nodeOrigin: (number | undefined)[] = nodes.map(() => undefined);
   const extraNodes = Array.isArray(extension['nodes']) ? (extension['nodes'] as unknown[]) : [];
-  extraNodes.forEach((node, origin) => {
+  extraNodes.forEach((node, index) => {
     const id = (node as Record<string, unknown> | null)?.['id'];
     const at = nodes.findIndex((n) => n['id'] === id);
     if (at >= 0) {
       nodes[at] = node as Record<string, unknown>;
-      nodeOrigin[at] = origin;
+      nodeOrigin[at] = index;
     } else {
       nodes.push(node as Record<string, unknown>);
-      nodeOrigin.push(origin);
+      nodeOrigin.push(index);
     }
   });
   const extraEdges = Array.isArray(extension['edges']) ? (extension['edges'] as Record<string, unknown>[]) : [];
   const edges = baseEdges.filter((edge) => !extraEdges.some((e) => e?.['from'] === edge['from'] && e?.['on'] === edge['on']));
-  const edgeOrigin: (number | undefined)[] = [...edges.map(() => undefined), ...extraEdges.map((_, origin) => origin)];
+  const edgeOrigin: (number | undefined)[] = edges.map(() => undefined);
   edges.push(...extraEdges);
+  edgeOrigin.push(...extraEdges.map((_, index) => index));
   const { nodes: _n, edges: _e, ...others } = extension;
-  return { value: { ...base, ...others, nodes, edges }, nodeOrigin, edgeOrigin };
+  return { graph: { ...base, ...others, nodes, edges }, nodeOrigin, edgeOrigin };
 }
 
 function normalizeDir(dir: string): string {

@@ -69,11 +69,13 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     if (found.length > 0) extra.set(nodeId, [...(extra.get(nodeId) ?? []), ...found.map((d) => ({ ...d, node: nodeId }))]);
   };
 
-  // Parse-level problems belong to the node that writes the artifact, and an error among
-  // them leaves that node unmet: a node is never `passed` while it reports a `block`.
+  // Parse-level problems belong to the node that writes the artifact (for the execution log,
+  // the first that writes it from the claimed phase on), and an error among them leaves that
+  // node unmet: a node is never `passed` while it reports a `block`.
   const ownerless: Diagnostic[] = [];
   for (const [name, found] of files.parseFindings()) {
-    const owner = name === EXECUTION_LOG && claim.index >= 0 ? line[claim.index] : line.find((n) => n.alternatives.includes(name) && n.actor !== 'human' && !(n.optIn && !selected.has(n.id)));
+    const from = name === EXECUTION_LOG ? Math.max(claim.index, 0) : 0;
+    const owner = line.find((n, i) => i >= from && n.alternatives.includes(name) && n.actor !== 'human' && !(n.optIn && !selected.has(n.id)));
     if (owner) attach(owner.id, found);
     else ownerless.push(...found);
   }
@@ -94,14 +96,15 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
   }
   if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {
+    const recorded = input.recordedNode ?? 'done';
     attach(unmetAt.id, [
       diagnostic({
         ruleId: 'phase-mismatch',
-        message: `Graph state records "${input.recordedNode}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
+        message: `Graph state records "${recorded}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
         file: `${input.dir}/graph-state.json`,
         position: { line: 1, column: 1 },
         expected: line[currentIndex]?.id ?? 'done',
-        actual: input.recordedNode,
+        actual: recorded,
         fix: 'Run `the-loop graph advance <id>` to move the recorded pointer along the declared edges.',
       }),
     ]);
@@ -149,6 +152,25 @@ function dedupe(found: readonly Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Evaluate one node's gate on its own, wherever it sits in the graph (the runtime asks about
+ * the recorded current node, which may be off the main line, such as a fix node in a cycle).
+ */
+export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
+  const node = graph.byId.get(nodeId);
+  if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  const base = {
+    lookup: (name: string) => files.lookup(name),
+    pathOf: (name: string) => files.pathOf(name),
+    approvals: input.approvals ?? [],
+    digests: input.digests ?? new Map<string, string>(),
+    approvers: new Set(input.approvers ?? []),
+  };
+  const verdict = evaluateNode(node, files, base, new Set(input.selectedOptIns ?? []));
+  return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */

@@ -23,6 +23,6 @@ export interface WorkItemInput {
   readonly approvers?: readonly string[] | undefined;
   /** Opt-in nodes a human selected for this work item. */
   readonly selectedOptIns?: readonly string[] | undefined;
-  /** The pointer recorded in graph state, compared with the derived node. */
-  readonly recordedNode?: string | undefined;
+  /** The pointer recorded in graph state (null once the item left the graph), compared with the derived node. */
+  readonly recordedNode?: string | null | undefined;
 }

@@ -22,9 +22,15 @@ export function compileGraphValue(source: YamlSource, basePath: readonly Propert
 /** Compile a graph from plain data; `issueAt` places each problem (a YAML position, when there is one). */
 export function compileGraphData(value: unknown, issue: IssueAt): CompileResult {
   const result = v.safeParse(GraphSchema, value, { abortEarly: false });
-  // Every problem at once: cross-references are checked even when a field has the wrong shape.
-  const issues = [...(result.success ? [] : result.issues.map((i) => schemaIssue(i, value, issue))), ...semanticIssues(value, issue)];
-  if (!result.success || issues.length > 0) return { ok: false, issues: issues.sort(byPosition) };
+  if (!result.success) {
+    // Report the graph's structural mistakes (unknown nodes, duplicates) alongside the schema's.
+    const schema = result.issues.map((i) => schemaIssue(i, value, issue));
+    const seen = new Set(schema.map((i) => `${i.line}:${i.column}:${i.message}`));
+    const issues = [...schema, ...semanticIssues(lenientGraph(value), issue).filter((i) => !seen.has(`${i.line}:${i.column}:${i.message}`))];
+    return { ok: false, issues: issues.sort(byPosition) };
+  }
+  const issues = semanticIssues(result.output, issue);
+  if (issues.length > 0) return { ok: false, issues: issues.sort(byPosition) };
   return { ok: true, graph: buildGraph(result.output) };
 }
 
@@ -55,54 +61,63 @@ function buildGraph(input: GraphInput): Graph {
 
 export type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
 
-// Reads the raw value defensively: it runs even when the schema found entries of the wrong shape.
-function semanticIssues(graph: unknown, issue: IssueAt): SourceIssue[] {
-  if (!isRecord(graph)) return [];
-  const nodes = listOf(graph['nodes']);
-  const edges = listOf(graph['edges']);
+// The parts of a graph that failed the schema but are still readable, index for index, so the
+// structural checks can run too; an unreadable node or edge is left out (undefined).
+type LenientGraph = { start: string | undefined; nodes: (GraphInput['nodes'][number] | undefined)[]; edges: (GraphInput['edges'][number] | undefined)[] };
+
+function lenientGraph(value: unknown): LenientGraph {
+  const record = isRecord(value) ? value : {};
+  const list = (key: string): unknown[] => (Array.isArray(record[key]) ? (record[key] as unknown[]) : []);
+  const strings = (item: unknown, keys: string[]): boolean => isRecord(item) && keys.every((k) => typeof item[k] === 'string');
+  const arrays = (item: Record<string, unknown>): boolean => ['requires', 'choices', 'gate'].every((k) => item[k] === undefined || Array.isArray(item[k]));
+  return {
+    start: typeof record['start'] === 'string' ? record['start'] : undefined,
+    nodes: list('nodes').map((n) => (strings(n, ['id']) && arrays(n as Record<string, unknown>) ? (n as GraphInput['nodes'][number]) : undefined)),
+    edges: list('edges').map((e) => (strings(e, ['from', 'to', 'on']) ? (e as GraphInput['edges'][number]) : undefined)),
+  };
+}
+
+function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): SourceIssue[] {
   const issues: SourceIssue[] = [];
   const ids = new Set<string>();
-  nodes.forEach((node, index) => {
-    const id = isRecord(node) ? node['id'] : undefined;
-    if (typeof id !== 'string') return;
-    if (ids.has(id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${id}"`));
-    ids.add(id);
+  graph.nodes.forEach((node, index) => {
+    if (!node) return;
+    if (ids.has(node.id)) issues.push(issue(['nodes', index, 'id'], `duplicate node id "${node.id}"`));
+    ids.add(node.id);
   });
-  const known = (id: unknown): boolean => typeof id !== 'string' || ids.has(id);
+  const known = (id: string): boolean => ids.has(id);
   const options = (): string => [...ids].join(', ');
-  if (!known(graph['start'])) issues.push(issue(['start'], `start node "${String(graph['start'])}" is not declared (nodes: ${options()})`));
-  nodes.forEach((node, index) => {
-    if (!isRecord(node)) return;
-    const name = String(node['id']);
-    listOf(node['requires']).forEach((id, j) => {
-      if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${name}" requires unknown node "${String(id)}"`));
+  if (graph.start !== undefined && !known(graph.start)) issues.push(issue(['start'], `start node "${graph.start}" is not declared (nodes: ${options()})`));
+  graph.nodes.forEach((node, index) => {
+    if (!node) return;
+    node.requires?.forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'requires', j], `node "${node.id}" requires unknown node "${id}"`));
     });
-    listOf(node['choices']).forEach((id, j) => {
-      if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${name}" offers unknown choice "${String(id)}"`));
+    node.choices?.forEach((id, j) => {
+      if (!known(id)) issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers unknown choice "${id}"`));
+      // A choice selects among declared edges; it never creates one.
+      else if (!graph.edges.some((e) => e?.from === node.id && e.to === id)) {
+        issues.push(issue(['nodes', index, 'choices', j], `node "${node.id}" offers choice "${id}", but no edge from "${node.id}" leads there`));
+      }
     });
-    listOf(node['gate']).forEach((predicate, j) => {
-      const needsArtifact = isRecord(predicate) && ('locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate);
-      if (needsArtifact && !node['produces']) {
-        issues.push(issue(['nodes', index, 'gate', j], `node "${name}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
+    node.gate?.forEach((predicate, j) => {
+      if (!isRecord(predicate)) return;
+      const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
+      if (needsArtifact && !node.produces) {
+        issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
       }
     });
   });
   const routes = new Set<string>();
-  edges.forEach((edge, index) => {
-    if (!isRecord(edge)) return;
-    const { from, to, on } = edge;
-    if (!known(from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${String(from)}" (nodes: ${options()})`));
-    if (!known(to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${String(to)}" (nodes: ${options()})`));
-    if (typeof from !== 'string' || typeof on !== 'string') return;
-    const route = `${from}\u0000${on}`;
-    if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${from}" already has an edge on "${on}"`));
+  graph.edges.forEach((edge, index) => {
+    if (!edge) return;
+    if (!known(edge.from)) issues.push(issue(['edges', index, 'from'], `edge from unknown node "${edge.from}" (nodes: ${options()})`));
+    if (!known(edge.to)) issues.push(issue(['edges', index, 'to'], `edge to unknown node "${edge.to}" (nodes: ${options()})`));
+    const route = `${edge.from}\u0000${edge.on}`;
+    if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${edge.from}" already has an edge on "${edge.on}"`));
     routes.add(route);
   });
   return issues;
-}
-
-function listOf(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): SourceIssue {
@@ -121,7 +136,8 @@ function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): 
 function describePath(path: readonly PropertyKey[], root: unknown): string {
   const [list, index, ...rest] = path;
   if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
-    const entry = isRecord(root) ? listOf(root[list])[index] : undefined;
+    const entries = isRecord(root) && Array.isArray(root[list]) ? (root[list] as unknown[]) : [];
+    const entry = entries[index];
     const id = isRecord(entry) ? (list === 'nodes' ? entry['id'] : entry['from']) : undefined;
     const name = typeof id === 'string' ? (list === 'nodes' ? `node "${id}"` : `edge from "${id}"`) : `${list}[${index}]`;
     return rest.length > 0 ? `${name} ${rest.join('.')}` : name;

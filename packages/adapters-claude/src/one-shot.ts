@@ -1,0 +1,24 @@
+import type { OneShotArgv, OneShotRequest } from '@the-loop/core';
+
+/** The Claude Code executable. */
+export const CLAUDE_BINARY = 'claude';
+
+// Every flag is the spelling `claude --help` lists, long form where it offers both
+// (decision-125). Each is declared once, here.
+/** `-p, --print`: run once, headless, print the reply and exit. */
+const PRINT = '--print';
+/** `--output-format <format>`: text | json | stream-json, print mode only. */
+const OUTPUT_FORMAT = '--output-format';
+/** `--model <model>`: the model for the session. */
+const MODEL = '--model';
+
+/**
+ * Claude's one-shot argv. The prompt goes on stdin (`claude -p` reads it when no prompt
+ * argument is given), never into argv: a prompt that starts with `-` cannot be taken for
+ * an option, and a 1 MB prompt does not meet the kernel's 128 KiB cap on one argument.
+ */
+export function claudeOneShot(request: OneShotRequest): OneShotArgv {
+  const args = [PRINT, OUTPUT_FORMAT, request.outputFormat];
+  if (request.model !== undefined) args.push(MODEL, request.model);
+  return { args, stdin: request.prompt };
+}

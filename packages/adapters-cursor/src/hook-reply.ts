@@ -1,0 +1,12 @@
+/**
+ * Cursor's reply to `stop`: it cannot block, but a `followup_message` is submitted as the
+ * next user message (bounded by `loop_limit`). `{}` lets the agent stop.
+ */
+export function cursorStopReply(followup: string | undefined): Record<string, unknown> {
+  return followup ? { followup_message: followup } : {};
+}
+
+/** Cursor's reply to `sessionStart`: `additional_context` is added to the conversation. */
+export function cursorSessionStartReply(text: string | undefined): Record<string, unknown> {
+  return text ? { additional_context: text } : {};
+}

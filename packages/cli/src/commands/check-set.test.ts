@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import AjvDraft04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { git, graphConfig, LOCKED, makeRepo, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+
+const SCHEMA = fileURLToPath(new URL('../../../../test-fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url));
+
+const items = {
+  '.the-loop/harness-config.yaml': graphConfig(),
+  'docs/specs/done/requirements.md': LOCKED,
+  'docs/specs/done/tasks.md': TASKS_DONE,
+  'docs/specs/open/requirements.md': LOCKED,
+  'docs/specs/open/tasks.md': `${TASKS_OPEN}- [ ] Test the greeting\n`,
+  'docs/specs/draft/requirements.md': '---\nstatus: draft\n---\n# Requirements, with "quotes", commas: and 100%\n',
+};
+
+async function validator() {
+  // The published schema has a language-tag pattern that is only valid without the u flag.
+  const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(await readFile(SCHEMA, 'utf8')));
+}
+
+describe('check over a set of work items', () => {
+  it('--all --format json checks every item and fails on any', async () => {
+    const dir = await makeRepo(items);
+    const out = await runCli(['check', '--all', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
+    expect(out.code).toBe(1);
+    const doc = JSON.parse(out.stdout);
+    expect(doc).toMatchObject({ schemaVersion: 1, specRoot: 'docs/specs', selection: { all: true }, failOn: 'block', ok: false, failing: ['draft', 'open'] });
+    expect(doc.results.map((r: { workItem: string }) => r.workItem)).toEqual(['done', 'draft', 'open']);
+  });
+
+  it('--all on an empty spec root is an error unless --allow-empty', async () => {
+    const dir = await makeRepo({ 'docs/specs/README.md': '# Specs\n' });
+    expect((await runCli(['check', '--all'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['check', '--all', '--allow-empty', '--format', 'json'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('keeps the single-id JSON document exactly as before', async () => {
+    const dir = await makeRepo(items);
+    const doc = JSON.parse((await runCli(['check', 'open', '--format', 'json'], { cwd: dir })).stdout);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'workItem', 'currentNode', 'ok', 'nodes', 'findings', 'artifacts', 'logPhase']);
+  });
+
+  it('takes exactly one selector', async () => {
+    const dir = await makeRepo(items);
+    expect((await runCli(['check', 'open', '--all'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['check'], { cwd: dir })).code).toBe(2);
+  });
+
+  it('--changed-from REF checks only the work items the branch touched; the spec README is not one', async () => {
+    const dir = await makeRepo(items);
+    await git(dir, ['init', '-q']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'base']);
+    await git(dir, ['checkout', '-q', '-b', 'feature']);
+    await writeFiles(dir, { 'docs/specs/done/design.md': '# Design\n', 'docs/specs/README.md': '# Index\n', 'src/x.ts': '' });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'touch done']);
+    const out = await runCli(['check', '--changed-from', 'main', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
+    expect(out.code).toBe(0);
+    const doc = JSON.parse(out.stdout);
+    expect(doc.selection).toEqual({ changedFrom: 'main' });
+    expect(doc.results.map((r: { workItem: string }) => r.workItem)).toEqual(['done']);
+    expect(out.stderr).toContain('1 work item changed since main: done');
+
+    const none = await runCli(['check', '--changed-from', 'HEAD', '--format', 'json'], { cwd: dir });
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout).results).toEqual([]);
+
+    const badRef = await runCli(['check', '--changed-from', 'no-such-ref'], { cwd: dir });
+    expect(badRef.code).toBe(2);
+    expect(badRef.stderr).toContain('no-such-ref');
+  });
+});
+
+describe('--changed-from in a project below the repository top', () => {
+  it('reads changed paths from the project root', async () => {
+    const dir = await makeRepo(Object.fromEntries(Object.entries(items).map(([path, text]) => [`app/${path}`, text])));
+    await git(dir, ['init', '-q']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'base']);
+    await writeFiles(dir, { 'app/docs/specs/open/design.md': '# Design\n', 'docs/specs/open/x.md': 'outside the project\n' });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'touch open']);
+    const out = await runCli(['check', '--changed-from', 'HEAD~1', '--repo', 'app', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(out.stdout).results.map((r: { workItem: string }) => r.workItem)).toEqual(['open']);
+    expect(out.code).toBe(1);
+  });
+});
+
+describe('--format sarif', () => {
+  it('validates against the SARIF 2.1.0 schema, with rules metadata and stable fingerprints', async () => {
+    const dir = await makeRepo(items);
+    const out = await runCli(['check', '--all', '--format', 'sarif', '--rules-url', 'https://example.org/the-loop/docs/rules.md'], { cwd: dir });
+    expect(out.code).toBe(1);
+    const log = JSON.parse(out.stdout);
+    const validate = await validator();
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const run = log.runs[0];
+    expect(run.tool.driver.name).toBe('the-loop');
+    const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === 'tasks-incomplete');
+    expect(rule.helpUri).toBe('https://example.org/the-loop/docs/rules.md#tasks-incomplete');
+    const tasks = run.results.filter((r: { ruleId: string }) => r.ruleId === 'tasks-incomplete');
+    expect(tasks).toHaveLength(2);
+    expect(run.tool.driver.rules[tasks[0].ruleIndex].id).toBe('tasks-incomplete');
+    expect(tasks[0].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'docs/specs/open/tasks.md', uriBaseId: '%SRCROOT%' }, region: { startLine: 4, startColumn: 1 } });
+    // Two findings with the same text still get distinct fingerprints.
+    expect(tasks[0].partialFingerprints['theLoopFinding/v1']).not.toBe(tasks[1].partialFingerprints['theLoopFinding/v1']);
+
+    // Moving a finding down a line keeps its fingerprint.
+    await writeFiles(dir, { 'docs/specs/open/tasks.md': `# Tasks\n\nIntro.\n\n${TASKS_OPEN.slice('# Tasks\n\n'.length)}- [ ] Test the greeting\n` });
+    const moved = JSON.parse((await runCli(['check', 'open', '--format', 'sarif'], { cwd: dir })).stdout).runs[0].results;
+    const movedTasks = moved.filter((r: { ruleId: string }) => r.ruleId === 'tasks-incomplete');
+    expect(movedTasks[0].locations[0].physicalLocation.region.startLine).toBe(6);
+    expect(movedTasks.map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['theLoopFinding/v1'])).toEqual(tasks.map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['theLoopFinding/v1']));
+  });
+
+  it('the default helpUri is an absolute URI too, and an empty set is still a valid log', async () => {
+    const dir = await makeRepo({ 'docs/specs/README.md': '#\n' });
+    const log = JSON.parse((await runCli(['check', '--all', '--allow-empty', '--format', 'sarif'], { cwd: dir })).stdout);
+    expect((await validator())(log)).toBe(true);
+    expect(log.runs[0].results).toEqual([]);
+    expect((await runCli(['check', '--all', '--rules-url', 'docs/rules.md'], { cwd: dir })).code).toBe(2);
+  });
+});
+
+describe('--format github', () => {
+  it('prints one escaped annotation per finding, errors and warnings apart', async () => {
+    const dir = await makeRepo({ ...items, 'docs/specs/open/execution-log.md': '---\nphase: requirements-definition\n---\n# Log\n' });
+    const out = await runCli(['check', '--all', '--format', 'github'], { cwd: dir });
+    expect(out.code).toBe(1);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines).toContain('::error file=docs/specs/open/tasks.md,line=4,col=1,title=the-loop tasks-incomplete (open · implementation)::' + lines.find((l) => l.startsWith('::error file=docs/specs/open/tasks.md,line=4'))!.split('::')[2]);
+    expect(lines.some((l) => l.startsWith('::warning file=docs/specs/open/execution-log.md,line=2,col=8,title=the-loop phase-mismatch'))).toBe(true);
+    expect(lines.every((l) => /^::(error|warning) file=[^,]+(,line=\d+,col=\d+)?,title=[^:]+::[^\n]*$/.test(l))).toBe(true);
+    expect(out.stderr).toContain('the-loop: 3 work items checked; blocking: draft, open');
+  });
+});

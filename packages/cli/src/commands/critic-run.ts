@@ -1,0 +1,228 @@
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  attribution,
+  authorFromFrontMatter,
+  formatLocation,
+  isSameAuthor,
+  NO_USAGE,
+  parseArtifact,
+  parseResultLike,
+  resolveInvocation,
+  workItemIdProblem,
+  EXECUTION_LOG,
+  type CriticDeclaration,
+  type CriticEntry,
+  type Invocation,
+  type Usage,
+} from '@the-loop/core';
+import { UsageError } from '../errors.js';
+import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
+import { openRepo, type Repo } from '../io/repo.js';
+import { loadReviews } from '../io/reviews.js';
+import { writeFileAtomic } from '../io/write-atomic.js';
+import { parseOptions, type CommandEnv } from '../main.js';
+import { findExecutable } from '../process/find-executable.js';
+import { runProcess, type RunOutcome } from '../process/run-process.js';
+import { withScratchFile } from '../process/scratch-file.js';
+
+/** Why a round ended as it did: a stable code beside the human `error`. */
+export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
+
+/** The one document `critic run` prints (ARCHITECTURE §7). */
+export interface Envelope {
+  readonly schemaVersion: 1;
+  readonly critic: string;
+  readonly harness: string | null;
+  readonly model: string | null;
+  readonly attribution: string;
+  readonly ok: boolean;
+  readonly reason: RoundReason;
+  readonly exitCode: number | null;
+  readonly durationSeconds: number;
+  readonly output: string;
+  readonly error: string | null;
+  readonly stderr: string;
+  /** The harness session the review ran in, when it reported one. */
+  readonly sessionId: string | null;
+  readonly usage: Usage;
+}
+
+const MAX_PROMPT_BYTES = 16 * 1024 * 1024;
+
+export async function criticRun(args: readonly string[], env: CommandEnv, usage: string): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      repo: { type: 'string' },
+      prompt: { type: 'string' },
+      'prompt-file': { type: 'string' },
+      cwd: { type: 'string' },
+      'work-item': { type: 'string' },
+      'spec-dir': { type: 'string' },
+      timeout: { type: 'string' },
+      'output-file': { type: 'string' },
+    },
+    usage,
+  );
+  if (positionals.length !== 1) throw new UsageError(`critic run takes exactly one critic name (there is no run-all mode)\n${usage}`);
+  if ((values.prompt === undefined) === (values['prompt-file'] === undefined)) {
+    throw new UsageError(`critic run needs exactly one of --prompt or --prompt-file\n${usage}`);
+  }
+  const name = positionals[0] as string;
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new UsageError('--prompt is empty: a critic handed nothing would review nothing');
+  const timeoutSeconds = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+  const repo = await openRepo(env.cwd, values.repo);
+  const reviews = loadReviews(repo);
+  const critic = pickCritic(reviews.critics, name);
+
+  const specDir = values['spec-dir'] ?? repo.config.specDir;
+  if (isAbsolute(specDir) || specDir.split(/[\\/]/).includes('..')) throw new UsageError(`--spec-dir must be a directory inside the project, relative to its root; got "${specDir}"`);
+  const workItem = values['work-item'];
+  if (workItem !== undefined) await checkWorkItem(repo, specDir, workItem, critic, reviews.sameModelCritic, env);
+  const cwd = values.cwd === undefined ? undefined : resolve(env.cwd, values.cwd);
+  await requireDirectory(cwd ?? (critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd)), cwd === undefined ? `the working directory of critic "${name}"` : '--cwd');
+
+  const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
+  const roundInputs = { projectRoot: repo.root, specDir, workItem, cwd, timeoutSeconds, env: env.env };
+  const run = async (prompt: string, promptFile: string) => {
+    const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, BUILT_IN_ADAPTERS);
+    if (!resolved.ok) throw new UsageError(resolved.reason);
+    return runRound(critic, resolved.invocation);
+  };
+  const envelope =
+    values.prompt !== undefined
+      ? await withScratchFile(values.prompt, (file) => run(values.prompt as string, file))
+      : await readPromptFile(resolve(env.cwd, values['prompt-file'] as string)).then(({ text, path }) => run(text, path));
+
+  const document = `${JSON.stringify(envelope, null, 2)}\n`;
+  env.stdout.write(document);
+  if (!envelope.ok) env.stderr.write(`the-loop: critic "${name}" round failed: ${envelope.error ?? envelope.reason}\n`);
+  if (outputFile !== undefined) {
+    try {
+      await writeFileAtomic(outputFile, document);
+    } catch (error) {
+      env.stderr.write(`the-loop: cannot write --output-file ${values['output-file']}: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  return envelope.ok ? 0 : 1;
+}
+
+function parseTimeout(text: string): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a finite number of seconds greater than 0; got "${text}"`);
+  return seconds;
+}
+
+function pickCritic(critics: readonly CriticDeclaration[], name: string): CriticEntry {
+  const declared = critics.find((critic) => critic.name === name);
+  if (!declared) {
+    const known = critics.map((critic) => critic.name).filter((n) => n !== undefined);
+    throw new UsageError(`no critic named "${name}" in reviews.critics${known.length > 0 ? ` (configured: ${known.join(', ')})` : ' (none is configured)'}`);
+  }
+  if (!declared.entry) {
+    throw new UsageError([`critic "${name}" is misconfigured:`, ...declared.problems.map((issue) => `  ${formatLocation(issue)}  ${issue.message}`)].join('\n'));
+  }
+  if (!declared.entry.enabled) throw new UsageError(`critic "${name}" is disabled (enabled: false)`);
+  return declared.entry;
+}
+
+// Author ≠ critic: a model reviewing its own work ratifies it.
+async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: CriticEntry, policy: 'refuse' | 'warn', env: CommandEnv): Promise<void> {
+  const problem = workItemIdProblem(id);
+  if (problem) throw new UsageError(problem);
+  const dir = join(repo.root, specDir, id);
+  await requireDirectory(dir, `work item "${id}" (${specDir}/${id})`);
+  const logPath = join(dir, EXECUTION_LOG);
+  const text = await readFile(logPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${specDir}/${id}/${EXECUTION_LOG}: ${error.message}`);
+  });
+  if (text === undefined) return;
+  const author = authorFromFrontMatter(parseArtifact(`${specDir}/${id}/${EXECUTION_LOG}`, text).frontMatter?.data);
+  if (!author || !isSameAuthor(critic, author)) return;
+  const message = `critic "${critic.name}" is ${attribution(critic)}, the same harness and model that wrote ${id} (${EXECUTION_LOG} author); a model reviewing its own work ratifies it`;
+  if (policy === 'refuse') throw new UsageError(`${message}. Choose a different critic, or set reviews.sameModelCritic: warn.`);
+  env.stderr.write(`the-loop: warning: ${message}\n`);
+}
+
+async function requireDirectory(path: string, what: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) throw new UsageError(`${what}: ${path} is not a directory`);
+}
+
+async function readPromptFile(path: string): Promise<{ text: string; path: string }> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) throw new UsageError(`--prompt-file ${path} is not a readable file`);
+  if (info.size > MAX_PROMPT_BYTES) throw new UsageError(`--prompt-file ${path} is over ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
+  const bytes = await readFile(path);
+  if (bytes.toString('utf8').trim() === '') throw new UsageError(`--prompt-file ${path} is empty: a critic handed nothing would review nothing`);
+  if (bytes.includes(0)) throw new UsageError(`--prompt-file ${path} holds NUL bytes; a prompt is text`);
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), path };
+  } catch {
+    throw new UsageError(`--prompt-file ${path} is not valid UTF-8`);
+  }
+}
+
+async function runRound(critic: CriticEntry, invocation: Invocation): Promise<Envelope> {
+  const executable = await findExecutable(invocation.command, invocation.env, invocation.cwd);
+  const outcome: RunOutcome =
+    executable === undefined
+      ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stderr: '', truncated: false, durationMs: 0 }
+      : await runProcess({ ...invocation, command: executable });
+  // Found on PATH but "not found" at exec time: its interpreter (the #! line) is missing.
+  if (executable !== undefined && outcome.spawnError === 'not-found') {
+    return envelopeFor(critic, invocation, { ...outcome, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` });
+  }
+  return envelopeFor(critic, invocation, outcome);
+}
+
+function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOutcome): Envelope {
+  const parsed =
+    invocation.outputFormat === 'json'
+      ? (BUILT_IN_ADAPTERS.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
+      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE };
+  const seconds = invocation.timeoutMs / 1000;
+  const [reason, error]: [RoundReason, string | null] =
+    outcome.spawnError === 'not-found'
+      ? ['binary-missing', `${invocation.command} was not found on PATH (or is not executable) from ${invocation.cwd}`]
+      : outcome.spawnError !== undefined
+        ? ['spawn-failed', `${invocation.command} could not be started: ${outcome.spawnError}`]
+        : outcome.timedOut
+          ? ['timeout', `timed out after ${seconds} s; the process group was terminated`]
+          : outcome.exitCode !== 0
+            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${tail(outcome.stderr)}`]
+            : parsed.isError
+              ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
+              : parsed.text.trim() === ''
+                ? // Silence must not pass for "zero findings": it would end the loop on a review that never happened.
+                  ['no-output', 'the critic exited 0 but printed no review']
+                : ['ran', null];
+  return {
+    schemaVersion: 1,
+    critic: critic.name,
+    harness: critic.harness ?? null,
+    model: critic.model ?? null,
+    attribution: attribution(critic),
+    ok: reason === 'ran',
+    reason,
+    exitCode: outcome.exitCode,
+    durationSeconds: Math.round(outcome.durationMs) / 1000,
+    output: parsed.text,
+    error,
+    stderr: outcome.stderr,
+    sessionId: parsed.sessionId,
+    usage: parsed.usage,
+  };
+}
+
+function tail(stderr: string): string {
+  const last = stderr.trim().split(/\r?\n/).slice(-3).join(' / ');
+  return last === '' ? '' : `: ${last.slice(0, 500)}`;
+}
+
+function firstLine(text: string): string {
+  return (text.trim().split(/\r?\n/, 1)[0] ?? '').slice(0, 500);
+}

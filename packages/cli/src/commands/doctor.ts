@@ -1,0 +1,195 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLAUDE_HOOK_EVENTS, installedClaudeCommands } from '@the-loop/adapter-claude';
+import { CURSOR_HOOK_EVENTS, installedCursorCommands } from '@the-loop/adapter-cursor';
+import { UsageError } from '../errors.js';
+import { CANARIES, CONTROL, SPEC_DIR, writeCanaryRepo } from '../doctor/canary-repo.js';
+import { resolveLauncher, splitCommandLine } from '../doctor/command-line.js';
+import { readIfPresent } from '../install/plan.js';
+import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
+import { CLAUDE_SETTINGS, CURSOR_HOOKS, gitHooksDir } from '../install/targets.js';
+import { git } from '../io/git.js';
+import { openRepo } from '../io/repo.js';
+import { runProcess } from '../io/run-process.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+
+const USAGE = `Usage: the-loop doctor [--repo DIR] [--format table|json]
+
+Proves the installed hooks still bite. In a temporary repository it plants known violations
+(an unticked task, a draft upstream artifact under a log claiming a later phase, a pasted
+template comment) beside a clean control item, runs the exact command line each installed
+hook holds with a fixture payload, and checks the reply: every canary blocked, the control
+let through. The pre-push gate is run against real commits the same way.
+Exit codes: 0 every installed hook works · 1 a canary passed through, a hook failed or nothing is installed · 2 usage error`;
+
+interface Check {
+  readonly event: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+interface HarnessReport {
+  readonly harness: 'claude' | 'cursor' | 'git';
+  readonly file: string;
+  readonly installed: 'yes' | 'no' | 'partly';
+  readonly checks: Check[];
+}
+
+export const command: Command = {
+  summary: 'prove the installed hooks still block known violations',
+  usage: USAGE,
+  async run(args, env) {
+    const { values, positionals } = parseOptions(args, { repo: { type: 'string' }, format: { type: 'string' } }, USAGE);
+    if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments\n${USAGE}`);
+    const format = oneOf(values.format, ['table', 'json'] as const, 'table', '--format');
+    const repo = await openRepo(env.cwd, values.repo);
+    const reports: HarnessReport[] = await Promise.all([checkJsonHarness('claude', repo.root, env), checkJsonHarness('cursor', repo.root, env), checkGit(repo.root, env)]);
+    const installed = reports.filter((r) => r.installed !== 'no');
+    const ok = installed.length > 0 && installed.every((r) => r.installed === 'yes' && r.checks.every((c) => c.ok));
+    if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ok, harnesses: reports }, null, 2)}\n`);
+    else {
+      const lines: string[] = [];
+      for (const r of reports) {
+        lines.push(`${r.harness.padEnd(7)}${r.file}  ${r.installed === 'yes' ? 'installed' : r.installed === 'no' ? 'not installed' : 'partly installed (run `the-loop hooks install` again)'}`);
+        for (const c of r.checks) lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.event.padEnd(17)}${c.detail}`);
+      }
+      if (installed.length === 0) lines.push('', 'Nothing is installed, so nothing is enforced: run `the-loop hooks install`.');
+      lines.push('', ok ? 'Every installed hook blocks the canaries and lets the control through.' : 'Some gate does not hold: see FAIL above.');
+      env.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return ok ? 0 : 1;
+  },
+};
+
+async function checkJsonHarness(harness: 'claude' | 'cursor', root: string, env: CommandEnv): Promise<HarnessReport> {
+  const file = harness === 'claude' ? CLAUDE_SETTINGS : CURSOR_HOOKS;
+  const text = await readIfPresent(join(root, file));
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return { harness, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
+  }
+  const commands = harness === 'claude' ? installedClaudeCommands(value) : installedCursorCommands(value);
+  const events: readonly string[] = harness === 'claude' ? CLAUDE_HOOK_EVENTS : CURSOR_HOOK_EVENTS;
+  if (commands.size === 0) return { harness, file, installed: 'no', checks: [] };
+  // Each event gets its own canary repository, so they run side by side.
+  const checks = await Promise.all(
+    events.map(async (event): Promise<Check> => {
+      const line = commands.get(event);
+      if (line === undefined) return { event, ok: false, detail: 'not installed' };
+      return withCanaryRepo((dir) => checkHarnessEvent(harness, event, line, root, dir, env));
+    }),
+  );
+  return { harness, file, installed: checks.some((c) => c.detail === 'not installed') ? 'partly' : 'yes', checks };
+}
+
+async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, line: string, root: string, dir: string, env: CommandEnv): Promise<Check> {
+  // The launcher is found where the harness finds it (this project); the hook itself runs in the canary repository.
+  const split = splitCommandLine(line, { CLAUDE_PROJECT_DIR: root });
+  if (!split.ok) return { event, ok: false, detail: `cannot run without a shell: ${split.error}` };
+  const argv = resolveLauncher(split.argv, root);
+  const hookEnv = { ...env.env, CLAUDE_PROJECT_DIR: dir, NO_COLOR: '1' };
+  const run = async (id: string, payload: Record<string, unknown>) => {
+    await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
+    // Harnesses start hooks in the project directory; the payload (and $CLAUDE_PROJECT_DIR) point at the canaries.
+    const result = await runProcess(argv, { cwd: root, input: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
+    let reply: Record<string, unknown> | undefined;
+    try {
+      reply = JSON.parse(result.stdout.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      reply = undefined;
+    }
+    return { code: result.code, reply, stderr: result.stderr };
+  };
+  const base = (id: string): Record<string, unknown> =>
+    harness === 'claude'
+      ? { session_id: `doctor-${id}`, transcript_path: join(dir, 'transcript.jsonl'), cwd: dir, hook_event_name: event }
+      : { conversation_id: `doctor-${id}`, generation_id: `doctor-${id}`, hook_event_name: event, workspace_roots: [dir] };
+  const fileOf = (id: string, name: string) => join(dir, ...SPEC_DIR.split('/'), id, name);
+  const problems: string[] = [];
+  for (const canary of [undefined, ...CANARIES]) {
+    const id = canary?.id ?? CONTROL;
+    let payload = base(id);
+    if (event === 'Stop') payload = { ...payload, stop_hook_active: false };
+    if (event === 'stop') payload = { ...payload, status: 'completed', loop_count: 0 };
+    if (event === 'PostToolUse') payload = { ...payload, tool_name: 'Write', tool_input: { file_path: fileOf(id, canary?.file ?? 'tasks.md') }, tool_response: { success: true } };
+    if (event === 'afterFileEdit') payload = { ...payload, file_path: fileOf(id, canary?.file ?? 'tasks.md'), edits: [] };
+    if (event === 'UserPromptSubmit') payload = { ...payload, prompt: 'carry on' };
+    if (event === 'SessionStart' || event === 'sessionStart') payload = { ...payload, source: 'startup' };
+    const out = await run(id, payload);
+    if (out.code !== 0 || out.reply === undefined) {
+      problems.push(`${id}: exit ${out.code}, ${out.reply === undefined ? 'no JSON reply' : 'reply'}${out.stderr.trim() ? ` (${out.stderr.trim().split('\n')[0]})` : ''}`);
+      continue;
+    }
+    const said = replyText(out.reply);
+    const text = event === 'afterFileEdit' ? out.stderr : said;
+    if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'sessionStart') {
+      const claim = `the-loop graph complete ${id} --node`;
+      if (canary && !text.includes(canary.ruleId)) problems.push(`${id}: the context does not name the unmet ${canary.ruleId}`);
+      if (canary === CANARIES[0] && !text.includes(claim)) problems.push(`${id}: the context does not name the claim command`);
+      continue;
+    }
+    if (canary && !text.includes(canary.ruleId)) problems.push(`${id}: ${canary.violation} passed through (no ${canary.ruleId} in the reply)`);
+    if (!canary && said !== '') problems.push(`${id}: the clean control item was not let through`);
+  }
+  if (problems.length > 0) return { event, ok: false, detail: problems.join('; ') };
+  const verb = event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'sessionStart' ? 'injects the node and claim command' : event === 'afterFileEdit' ? 'reports the canaries (Cursor cannot feed them back from this event)' : event === 'PostToolUse' ? 'feeds back each canary\'s finding, silent on the control' : 'blocks every canary, lets the control through';
+  return { event, ok: true, detail: verb };
+}
+
+// What a reply tells the agent, whatever the dialect.
+function replyText(reply: Record<string, unknown>): string {
+  const specific = reply['hookSpecificOutput'] as Record<string, unknown> | undefined;
+  const parts = [reply['decision'] === 'block' ? reply['reason'] : undefined, specific?.['additionalContext'], reply['followup_message'], reply['additional_context']];
+  return parts.filter((p): p is string => typeof p === 'string').join('\n');
+}
+
+async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {
+  const dir = await gitHooksDir(root).catch(() => undefined);
+  if (dir === undefined) return { harness: 'git', file: '.git/hooks/pre-push', installed: 'no', checks: [] };
+  const path = join(dir, 'pre-push');
+  const file = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+  const script = await readIfPresent(path);
+  const line = script !== undefined && isOwnPrePush(script) ? prePushCommand(script) : undefined;
+  if (line === undefined) return { harness: 'git', file, installed: 'no', checks: [] };
+  const check = await withCanaryRepo(async (repoDir) => {
+    // "$0" names the hook; here it points at nothing so no chained user hook runs against canaries.
+    const split = splitCommandLine(line, { '0': join(repoDir, '.no-hook') }, ['origin', join(repoDir, '.no-remote')]);
+    if (!split.ok) return { event: 'pre-push', ok: false, detail: `cannot run without a shell: ${split.error}` };
+    const argv = resolveLauncher(split.argv, root);
+    const g = (args: string[]) => git(repoDir, ['-c', 'user.name=the-loop doctor', '-c', 'user.email=doctor@localhost', '-c', 'commit.gpgsign=false', ...args]);
+    await g(['init', '-q', '-b', 'main']);
+    await g(['add', '--', '.the-loop', `${SPEC_DIR}/${CONTROL}`]);
+    await g(['commit', '-q', '-m', 'control']);
+    const base = (await g(['rev-parse', 'HEAD'])).toString('utf8').trim();
+    const push = async (ref: string, sha: string, remote: string) =>
+      runProcess(argv, { cwd: repoDir, input: `refs/heads/${ref} ${sha} refs/heads/${ref} ${remote}\n`, env: { ...env.env, NO_COLOR: '1' }, timeoutMs: 60_000 });
+    const problems: string[] = [];
+    const control = await push('main', base, '0'.repeat(40));
+    if (control.code !== 0) problems.push(`${CONTROL}: the clean push was refused (exit ${control.code}${control.stderr.trim() ? `: ${control.stderr.trim().split('\n').pop()}` : ''})`);
+    for (const canary of CANARIES) {
+      await g(['checkout', '-q', '-b', canary.id, base]);
+      await g(['add', '--', `${SPEC_DIR}/${canary.id}`]);
+      await g(['commit', '-q', '-m', canary.violation]);
+      const sha = (await g(['rev-parse', 'HEAD'])).toString('utf8').trim();
+      const out = await push(canary.id, sha, base);
+      if (out.code === 0 || !out.stderr.includes(canary.ruleId)) problems.push(`${canary.id}: ${canary.violation} was pushed through (exit ${out.code})`);
+    }
+    return problems.length > 0
+      ? { event: 'pre-push', ok: false, detail: problems.join('; ') }
+      : { event: 'pre-push', ok: true, detail: 'refuses every canary push, lets the control through' };
+  });
+  return { harness: 'git', file, installed: 'yes', checks: [check] };
+}
+
+async function withCanaryRepo<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'the-loop-doctor-'));
+  try {
+    await writeCanaryRepo(dir);
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,79 @@
+import type { GitHubConfig } from '@the-loop/core';
+import { runArgv } from '../io/run-argv.js';
+
+/** The prefix of the labels the-loop owns; every other label on an issue is left alone. */
+export const LOOP_LABEL_PREFIX = 'loop:';
+
+/** How labels reach GitHub: the `gh` CLI or the REST API. */
+export interface LabelPort {
+  labels(issue: number): Promise<string[]>;
+  /** Add `add` (when given) and remove each of `remove`, in one operation where the port allows. */
+  update(issue: number, add: string | null, remove: readonly string[]): Promise<void>;
+}
+
+/** Make `label` the issue's only `loop:*` label. Returns what changed. */
+export async function replaceLoopLabel(port: LabelPort, issue: number, label: string): Promise<string> {
+  const current = await port.labels(issue);
+  const remove = current.filter((name) => name.startsWith(LOOP_LABEL_PREFIX) && name !== label);
+  const add = current.includes(label) ? null : label;
+  if (add === null && remove.length === 0) return `#${issue} already has ${label}`;
+  await port.update(issue, add, remove);
+  return `#${issue}: ${[add ? `+${add}` : '', ...remove.map((r) => `-${r}`)].filter(Boolean).join(' ')}`;
+}
+
+/** Labels through `gh issue view/edit` (argv, never a shell; gh keeps its own authentication). */
+export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, timeoutMs = 60_000): LabelPort {
+  const gh = async (args: string[]): Promise<string> => {
+    const result = await runArgv(['gh', ...args], { timeoutMs, env });
+    if (result.code !== 0) throw new Error(`gh ${args.slice(0, 2).join(' ')} failed: ${result.error ?? (result.stderr.trim() || `exit ${result.code}`)}`);
+    return result.stdout;
+  };
+  return {
+    async labels(issue) {
+      const out = await gh(['issue', 'view', String(issue), '--repo', config.repo, '--json', 'labels']);
+      const parsed = JSON.parse(out) as { labels?: { name?: unknown }[] };
+      return (parsed.labels ?? []).map((l) => String(l.name));
+    },
+    async update(issue, add, remove) {
+      const args = ['issue', 'edit', String(issue), '--repo', config.repo];
+      if (add) args.push('--add-label', add);
+      if (remove.length > 0) args.push('--remove-label', remove.join(','));
+      await gh(args);
+    },
+  };
+}
+
+/** Labels through the REST API, with a token from GITHUB_TOKEN or GH_TOKEN. */
+export function restLabelPort(config: GitHubConfig, token: string, timeoutMs = 30_000): LabelPort {
+  const base = `${config.apiUrl.replace(/\/+$/, '')}/repos/${config.repo}/issues`;
+  const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${token}`,
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'the-loop',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Removing a label that is already gone is the outcome we wanted.
+    if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
+      throw new Error(`${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    }
+    return response;
+  };
+  return {
+    async labels(issue) {
+      const response = await call('GET', `/${issue}/labels?per_page=100`);
+      const list = (await response.json()) as { name?: unknown }[];
+      return list.map((l) => String(l.name));
+    },
+    async update(issue, add, remove) {
+      if (add) await call('POST', `/${issue}/labels`, { labels: [add] });
+      for (const name of remove) await call('DELETE', `/${issue}/labels/${encodeURIComponent(name)}`);
+    },
+  };
+}

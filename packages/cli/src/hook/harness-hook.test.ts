@@ -1,0 +1,247 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, graphConfig, LOCKED, makeRepo, payload, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+
+const CONFIG = '.the-loop/harness-config.yaml';
+
+async function openItem(extra: Record<string, string> = {}, config = graphConfig()): Promise<string> {
+  return makeRepo({ [CONFIG]: config, 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_OPEN, ...extra });
+}
+
+async function stop(harness: 'claude' | 'cursor', cwd: string, extra: Record<string, unknown> = {}, args: string[] = []) {
+  const input = await payload(harness, 'stop', { cwd, ...extra });
+  const result = await runCli(['hook', harness === 'claude' ? 'Stop' : 'stop', '--harness', harness, ...args], { cwd, input });
+  return { ...result, json: result.stdout.trim() ? (JSON.parse(result.stdout) as Record<string, unknown>) : undefined };
+}
+
+describe('Claude Code Stop', () => {
+  it('blocks with each unmet finding, its file and line, as the next step', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7\n' });
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(0);
+    expect(out.json?.['decision']).toBe('block');
+    const reason = out.json?.['reason'] as string;
+    expect(reason).toContain('docs/specs/issue-7/tasks.md:4:');
+    expect(reason).toContain('tasks-incomplete');
+    expect(reason).toContain('Next step');
+    expect(reason).toContain('the-loop graph complete issue-7 --node implementation');
+  });
+
+  it('allows the stop when the work item is complete', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7', 'docs/specs/issue-7/tasks.md': TASKS_DONE });
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(0);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('every gate passes');
+  });
+
+  it('never blocks while the current node waits on a human, even with unmet work downstream', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ humanApproval: true }));
+    for (let i = 0; i < 5; i += 1) {
+      const out = await stop('claude', dir);
+      expect(out.code).toBe(0);
+      expect(out.json).toEqual({});
+      expect(out.stderr).toContain('waits on a human');
+    }
+  });
+
+  it('ends a no-progress loop within the cap, records the escalation, and a change in findings resets the count', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 2 }));
+    const decisions: string[] = [];
+    for (let i = 0; i < 4; i += 1) decisions.push(((await stop('claude', dir, { stop_hook_active: i > 0 })).json?.['decision'] as string) ?? 'allow');
+    expect(decisions).toEqual(['block', 'block', 'allow', 'allow']);
+    const escalations = JSON.parse(await readFile(join(dir, '.the-loop/local/escalations.json'), 'utf8'));
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]).toMatchObject({ workItem: 'issue-7', node: 'implementation', harness: 'claude', repeats: 2 });
+    expect(escalations[0].findings[0]).toMatchObject({ ruleId: 'tasks-incomplete', file: 'docs/specs/issue-7/tasks.md', line: 4 });
+    expect(await readFile(join(dir, '.the-loop/local/.gitignore'), 'utf8')).toBe('*\n');
+
+    // Progress: the findings change (a new unticked task), so the agent is held again.
+    await writeFiles(dir, { 'docs/specs/issue-7/tasks.md': `${TASKS_OPEN}- [ ] Document the greeting\n` });
+    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+  });
+
+  it('keeps an exact count when stop hooks fire at the same moment (the state is locked)', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 20 }));
+    const runs = await Promise.all(Array.from({ length: 6 }, () => stop('claude', dir)));
+    expect(runs.every((r) => r.json?.['decision'] === 'block')).toBe(true);
+    const counters = JSON.parse(await readFile(join(dir, '.the-loop/local/stop-counters.json'), 'utf8'));
+    expect(counters['claude:issue-7'].count).toBe(6);
+  });
+
+  it('starts a fresh count in a new session rather than cycling block-block-allow in one', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 1 }));
+    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+    expect((await stop('claude', dir)).json).toEqual({});
+    expect((await stop('claude', dir)).json).toEqual({});
+    expect((await stop('claude', dir, { session_id: 'another-session' })).json?.['decision']).toBe('block');
+  });
+
+  it('allows the stop once graph state has escalated the work item to a person', async () => {
+    const config = graphConfig().replace('    edges:', '      - {id: escalated, phase: implementation, actor: human}\n    edges:');
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, config);
+    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+    // Two advances over the same findings escalate in the graph runtime.
+    for (let i = 0; i < 3; i += 1) await runCli(['graph', 'advance', 'issue-7'], { cwd: dir });
+    const out = await stop('claude', dir);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('issue-7 is escalated at "implementation"');
+  });
+
+  it('allows and says why on stderr when no work item resolves', async () => {
+    const dir = await makeRepo({ [CONFIG]: graphConfig(), 'docs/specs/a/tasks.md': TASKS_OPEN, 'docs/specs/b/tasks.md': TASKS_OPEN });
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(0);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('no current work item');
+    expect(out.stderr).toContain('2 work items are open');
+  });
+
+  it('allows the stop and prints the error when the tool itself is broken (never exit 2)', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7', [CONFIG]: 'workflow: [unclosed' });
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('.the-loop/harness-config.yaml');
+    expect(out.stderr).toContain('not enforcing this time');
+
+    const bad = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: dir, input: 'not json' });
+    expect(bad.code).toBe(1);
+    const unknown = await runCli(['hook', 'Stop', '--harness', 'claude', '--bogus'], { cwd: dir, input: '{}' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--bogus');
+  });
+
+  it('rejects a bad noProgressCap with its line, as an error the user sees', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, `${graphConfig()}\nhooks:\n  noProgressCap: 0\n`);
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/harness-config\.yaml:\d+:\d+ +hooks\.noProgressCap must be a whole number/);
+  });
+});
+
+describe('work-item resolution', () => {
+  it('follows --work-item, then .the-loop/current, then the branch, then the only open item', async () => {
+    const files = {
+      [CONFIG]: graphConfig(),
+      'docs/specs/issue-12/requirements.md': LOCKED,
+      'docs/specs/issue-12/tasks.md': TASKS_DONE,
+      'docs/specs/issue-123/requirements.md': LOCKED,
+      'docs/specs/issue-123/tasks.md': TASKS_OPEN,
+    };
+    const dir = await makeRepo(files);
+    // Only issue-123 is open.
+    expect((await stop('claude', dir)).json?.['reason']).toContain('issue-123');
+    // The explicit flag wins.
+    expect((await stop('claude', dir, {}, ['--work-item', 'issue-12'])).json).toEqual({});
+    // A branch named after an item.
+    await git(dir, ['init', '-q']);
+    await git(dir, ['checkout', '-q', '-b', 'feat/issue-12-greeting']);
+    expect((await stop('claude', dir)).json).toEqual({});
+    // The pointer file beats the branch.
+    await writeFiles(dir, { '.the-loop/current': 'issue-123\n' });
+    expect((await stop('claude', dir)).json?.['reason']).toContain('issue-123');
+  });
+
+  it('reads the repository from $CLAUDE_PROJECT_DIR when the hook runs elsewhere', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    const elsewhere = await makeRepo({});
+    const input = await payload('claude', 'stop', { cwd: elsewhere });
+    const out = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: elsewhere, input, env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(JSON.parse(out.stdout).decision).toBe('block');
+  });
+});
+
+describe('finding the project', () => {
+  it('climbs from a session working in a subdirectory to the project root', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7', 'src/lib/.keep': '' });
+    const sub = join(dir, 'src/lib');
+    const out = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: sub, input: await payload('claude', 'stop', { cwd: sub }) });
+    expect(JSON.parse(out.stdout).decision).toBe('block');
+  });
+
+  it('allows and says why in a project with no spec root', async () => {
+    const dir = await makeRepo({ 'README.md': '# x\n' });
+    const out = await stop('claude', dir);
+    expect(out).toMatchObject({ code: 0, json: {} });
+    expect(out.stderr).toContain('the spec root docs/specs does not exist');
+  });
+});
+
+describe('Claude Code context and edit hooks', () => {
+  it('SessionStart and UserPromptSubmit inject the node, its assignment and the claim command', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    for (const [name, event] of [['session-start', 'SessionStart'], ['user-prompt-submit', 'UserPromptSubmit']] as const) {
+      const out = await runCli(['hook', event, '--harness', 'claude'], { cwd: dir, input: await payload('claude', name, { cwd: dir }) });
+      expect(out.code).toBe(0);
+      const reply = JSON.parse(out.stdout);
+      expect(reply.hookSpecificOutput.hookEventName).toBe(event);
+      const text = reply.hookSpecificOutput.additionalContext as string;
+      expect(text).toContain('node "implementation"');
+      expect(text).toContain('Assignment: Write tasks.md in docs/specs/issue-7 so that its gate passes: every task ticked');
+      expect(text).toContain('docs/specs/issue-7/tasks.md:4:1 tasks-incomplete');
+      expect(text).toContain('the-loop graph complete issue-7 --node implementation');
+    }
+  });
+
+  it('SessionStart on a node waiting on a human says to hand over, not to approve', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ humanApproval: true }));
+    const out = await runCli(['hook', 'SessionStart', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'session-start', { cwd: dir }) });
+    expect(JSON.parse(out.stdout).hookSpecificOutput.additionalContext).toContain('waits on a human');
+  });
+
+  it('PostToolUse validates a written artifact at once and is silent outside the spec root', async () => {
+    const dir = await openItem({ 'docs/specs/issue-7/execution-log.md': '---\nphase: implementation  # not-started | implementation\n---\n# Log\n' });
+    const file = join(dir, 'docs/specs/issue-7/execution-log.md');
+    const out = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file }) });
+    expect(out.code).toBe(0);
+    const text = JSON.parse(out.stdout).hookSpecificOutput.additionalContext as string;
+    expect(text).toContain('the-loop checked docs/specs/issue-7/execution-log.md');
+    expect(text).toContain('docs/specs/issue-7/execution-log.md:2:8 template-residue');
+
+    const relative = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: 'docs/specs/issue-7/tasks.md' }) });
+    expect(JSON.parse(relative.stdout).hookSpecificOutput.additionalContext).toContain('tasks-incomplete');
+
+    for (const outside of [join(dir, 'src/app.ts'), join(dir, '..', 'elsewhere.md'), join(dir, 'docs/specs/README.md')]) {
+      const silent = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: outside }) });
+      expect(silent).toMatchObject({ code: 0, stdout: '{}\n', stderr: '' });
+    }
+  });
+});
+
+describe('Cursor', () => {
+  it('stop returns a followup_message under the same rules, and nothing after an abort', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 1 }));
+    const first = await stop('cursor', dir);
+    expect(first.code).toBe(0);
+    expect(first.json?.['followup_message']).toContain('docs/specs/issue-7/tasks.md:4:');
+    expect((await stop('cursor', dir, { loop_count: 1 })).json).toEqual({});
+    const aborted = await stop('cursor', dir, { status: 'aborted', conversation_id: 'other' });
+    expect(aborted.json).toEqual({});
+    expect(aborted.stderr).toContain('aborted');
+  });
+
+  it('never follows up while a human gate is pending', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ humanApproval: true }));
+    expect((await stop('cursor', dir)).json).toEqual({});
+  });
+
+  it('sessionStart returns additional_context; afterFileEdit reports findings on stderr', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    const start = await runCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'session-start', { cwd: dir }) });
+    expect(JSON.parse(start.stdout).additional_context).toContain('the-loop graph complete issue-7 --node implementation');
+    const file = join(dir, 'docs/specs/issue-7/tasks.md');
+    const edit = await runCli(['hook', 'afterFileEdit', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'after-file-edit', { cwd: dir, file }) });
+    expect(edit.code).toBe(0);
+    expect(JSON.parse(edit.stdout)).toEqual({});
+    expect(edit.stderr).toContain('docs/specs/issue-7/tasks.md:4:1 tasks-incomplete');
+  });
+
+  it('rejects an event of the other dialect without blocking', async () => {
+    const dir = await openItem();
+    const out = await runCli(['hook', 'Stop', '--harness', 'cursor'], { cwd: dir, input: '{}' });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('cursor hook event must be one of stop, sessionStart, afterFileEdit');
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, git, graphConfig, LOCKED, makeRepo, runArgv, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+
+const ITEM = 'docs/specs/issue-3';
+
+async function setUp(extra: Record<string, string> = {}) {
+  const remote = await mkdtemp(join(tmpdir(), 'the-loop-remote-'));
+  await git(remote, ['init', '-q', '--bare']);
+  const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'README.md': '# Demo\n', ...extra });
+  await git(dir, ['init', '-q']);
+  await git(dir, ['remote', 'add', 'origin', remote]);
+  const install = await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
+  expect(install.code).toBe(0);
+  return { dir, remote };
+}
+
+const push = (dir: string, ...args: string[]) => runArgv(['git', 'push', '-q', 'origin', ...args], { cwd: dir });
+const remoteHas = async (remote: string, ref: string) => (await git(remote, ['for-each-ref', '--format=%(refname)'])).includes(ref);
+
+describe('the installed pre-push hook (real git, a bare remote)', () => {
+  it('refuses a push that touches a work item with an unticked task, and lets it through once ticked', async () => {
+    const { dir, remote } = await setUp({ [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_OPEN });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'work item with an open task']);
+
+    const refused = await push(dir, 'main');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('the-loop pre-push: issue-3');
+    expect(refused.stderr).toContain('docs/specs/issue-3/tasks.md:4:1  tasks-incomplete');
+    expect(await remoteHas(remote, 'refs/heads/main')).toBe(false);
+
+    // Ticking the task in the working tree alone is not enough: the gate reads the pushed commit.
+    await writeFiles(dir, { [`${ITEM}/tasks.md`]: TASKS_DONE });
+    expect((await push(dir, 'main')).code).not.toBe(0);
+
+    await git(dir, ['commit', '-q', '-am', 'tick the task']);
+    const accepted = await push(dir, 'main');
+    expect(accepted.stderr).toContain('1 work item checked, none blocks');
+    expect(accepted.code).toBe(0);
+    expect(await remoteHas(remote, 'refs/heads/main')).toBe(true);
+  });
+
+  it('checks only what a push to an existing branch adds, and ignores files beside the work items', async () => {
+    const { dir } = await setUp({ [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_DONE });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'done item']);
+    expect((await push(dir, 'main')).code).toBe(0);
+    await writeFiles(dir, { 'docs/specs/README.md': '# Specs\n- [ ] not a task of any work item\n', 'src/app.ts': 'export {};\n' });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'index and code']);
+    const out = await push(dir, 'main');
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('the push touches no work item');
+  });
+
+  it('runs a chained user hook with the same stdin after the gate passes', async () => {
+    const { dir } = await setUp();
+    // Installed before: the user's own hook is kept and chained.
+    await writeFiles(dir, { '.git/hooks/pre-push': '#!/bin/sh\ncat > "$(git rev-parse --git-dir)/user-hook-stdin"\necho "remote=$1"\n' });
+    await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'readme']);
+    const out = await push(dir, 'main');
+    expect(out.code).toBe(0);
+    expect(await readFile(join(dir, '.git/user-hook-stdin'), 'utf8')).toMatch(/^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}\n$/);
+  });
+
+  it('fails closed: a configuration that does not parse in the pushed commit refuses the push', async () => {
+    const { dir, remote } = await setUp({ [`${ITEM}/tasks.md`]: TASKS_DONE });
+    await writeFiles(dir, { '.the-loop/harness-config.yaml': 'workflow: [broken' });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'broken config']);
+    const out = await push(dir, 'main');
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('harness-config.yaml');
+    expect(await remoteHas(remote, 'refs/heads/main')).toBe(false);
+  });
+
+  it('fails closed on input that is not git pre-push lines', async () => {
+    const dir = await makeRepo({});
+    await git(dir, ['init', '-q']);
+    const out = await runCli(['hook', 'pre-push', 'origin', 'url'], { cwd: dir, input: 'garbage\n' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('pre-push input line 1');
+  });
+});

@@ -1,0 +1,96 @@
+import { access, constants, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { blockingFindings, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
+import { failed } from '../commands/check.js';
+import { UsageError } from '../errors.js';
+import { colorsFor } from '../format/colors.js';
+import { formatFinding } from '../format/findings.js';
+import { materializeCommitPaths } from '../io/commit-tree.js';
+import { evaluateFromDisk } from '../io/evaluate.js';
+import { git, splitZ } from '../io/git.js';
+import { listWorkItems } from '../io/read-work-item.js';
+import { openRepo } from '../io/repo.js';
+import { runProcess } from '../io/run-process.js';
+import { parseOptions, type CommandEnv } from '../main.js';
+import { readStdin } from './read-stdin.js';
+
+export const PRE_PUSH_USAGE = `Usage: the-loop hook pre-push [--repo DIR] [--chain PATH] [<remote> [<url>]]
+
+git's pre-push hook: reads "<local ref> <local sha> <remote ref> <remote sha>" lines on stdin,
+finds the work items the pushed commits touch under the spec root, and runs
+\`check --fail-on block\` on each as it is in the pushed commit.
+  --chain PATH   a previous pre-push hook to run after the gate passes (same stdin and arguments)
+Exit codes: 0 push allowed · 1 a touched work item is unmet · 2 the gate could not run (the push is refused)`;
+
+/** The pre-push gate. Unlike a harness hook it fails closed: an error refuses the push. */
+export async function runPrePush(args: readonly string[], env: CommandEnv): Promise<number> {
+  const { values, positionals } = parseOptions(args, { repo: { type: 'string' }, chain: { type: 'string' } }, PRE_PUSH_USAGE);
+  const stdin = await readStdin(env.stdin);
+  const parsed = parsePushUpdates(stdin);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const cwd = resolve(env.cwd, values.repo ?? '.');
+  const root = (await git(cwd, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+  const c = colorsFor(env.stderr, env.env);
+  let refused = false;
+  let checked = 0;
+  for (const update of parsed.updates) {
+    if (isZeroSha(update.localSha)) continue;
+    const outcome = await checkUpdate(root, update, env, c);
+    checked += outcome.checked;
+    refused ||= outcome.refused;
+  }
+  if (refused) {
+    env.stderr.write(`the-loop pre-push: push refused; fix the findings above (or ask for the human gate they wait on) and push again.\n`);
+    return 1;
+  }
+  env.stderr.write(`the-loop pre-push: ${checked === 0 ? 'the push touches no work item' : `${checked} work item${checked === 1 ? '' : 's'} checked, none blocks`}.\n`);
+  return runChained(values.chain, positionals, stdin, root, env);
+}
+
+async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c: ReturnType<typeof colorsFor>): Promise<{ checked: number; refused: boolean }> {
+  const paths = await pushedPaths(root, update);
+  const temp = await mkdtemp(join(tmpdir(), 'the-loop-push-'));
+  try {
+    // The gate reads the configuration and the work items as they are in the pushed commit.
+    await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
+    const probe = await openRepo(temp, undefined);
+    const ids = touchedWorkItems(probe.config.specDir, paths);
+    await materializeCommitPaths(root, update.localSha, ids.map((id) => `${probe.config.specDir}/${id}`), temp);
+    const present = new Set(ids.length > 0 ? await listWorkItems(probe).catch(() => []) : []);
+    let refused = false;
+    let checked = 0;
+    for (const id of ids) {
+      if (!present.has(id)) continue; // deleted by the push: nothing left to check
+      checked += 1;
+      const result = await evaluateFromDisk(probe, id);
+      if (!failed(result, 'block')) continue;
+      refused = true;
+      const blocking = blockingFindings(result);
+      env.stderr.write(`${c.bold(`the-loop pre-push: ${id}`)} (${update.localRef} → ${update.remoteRef}) blocks at "${result.currentNode ?? 'done'}":\n`);
+      env.stderr.write(`${blocking.map((d) => formatFinding(d, c, '  ')).join('\n')}\n`);
+    }
+    return { checked, refused };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+// Every path a pushed commit touched. For a branch the remote does not have yet, every
+// commit not already on a remote-tracking branch counts as pushed.
+async function pushedPaths(root: string, update: PushUpdate): Promise<string[]> {
+  const known = !isZeroSha(update.remoteSha) && (await git(root, ['cat-file', '-e', `${update.remoteSha}^{commit}`]).then(() => true, () => false));
+  const range = known ? [`${update.remoteSha}..${update.localSha}`] : [update.localSha, '--not', '--remotes'];
+  return [...new Set(splitZ(await git(root, ['log', '--format=', '--name-only', '-z', '-m', '--no-renames', ...range])).map((p) => p.trim()).filter((p) => p !== ''))];
+}
+
+async function runChained(chain: string | undefined, args: readonly string[], stdin: string, root: string, env: CommandEnv): Promise<number> {
+  if (chain === undefined) return 0;
+  const path = resolve(root, chain);
+  // git runs only executable hooks; the chained one follows the same rule.
+  if (!(await access(path, constants.X_OK).then(() => true, () => false))) return 0;
+  const result = await runProcess([path, ...args], { cwd: root, input: stdin, env: env.env, timeoutMs: 10 * 60_000 });
+  env.stdout.write(result.stdout);
+  env.stderr.write(result.stderr);
+  return result.code;
+}

@@ -1,0 +1,75 @@
+import { join, relative, resolve } from 'node:path';
+import { CLAUDE_DEFAULT_LAUNCHER, installClaudeHooks, uninstallClaudeHooks } from '@the-loop/adapter-claude';
+import { CURSOR_DEFAULT_LAUNCHER, installCursorHooks, uninstallCursorHooks } from '@the-loop/adapter-cursor';
+import { UsageError } from '../errors.js';
+import { git } from '../io/git.js';
+import { formatJson, readIfPresent, type Change } from './plan.js';
+import { CHAINED_SUFFIX, GIT_DEFAULT_LAUNCHER, isOwnPrePush, prePushScript } from './pre-push-script.js';
+
+export const CLAUDE_SETTINGS = '.claude/settings.json';
+export const CURSOR_HOOKS = '.cursor/hooks.json';
+
+/** What installing (or removing) one harness's hooks would change, and a one-word verdict for people. */
+export interface TargetPlan {
+  readonly target: 'claude' | 'cursor' | 'git';
+  readonly file: string;
+  readonly changes: Change[];
+  readonly verdict: string;
+}
+
+/** Plan the JSON merge of a harness's hook file; invalid JSON is an error naming the file, nothing written. */
+export async function planJsonTarget(root: string, target: 'claude' | 'cursor', uninstall: boolean, launcher: string | undefined): Promise<TargetPlan> {
+  const file = target === 'claude' ? CLAUDE_SETTINGS : CURSOR_HOOKS;
+  const path = join(root, file);
+  const before = await readIfPresent(path);
+  let value: unknown;
+  if (before !== undefined) {
+    try {
+      value = JSON.parse(before.replace(/^\uFEFF/, ''));
+    } catch (error) {
+      throw new UsageError(`${file} is not valid JSON (${(error as Error).message}); fix it first, nothing was written`);
+    }
+  }
+  if (uninstall && before === undefined) return { target, file, changes: [], verdict: 'not installed' };
+  const merged =
+    target === 'claude'
+      ? uninstall ? uninstallClaudeHooks(value) : installClaudeHooks(value, launcher ?? CLAUDE_DEFAULT_LAUNCHER)
+      : uninstall ? uninstallCursorHooks(value) : installCursorHooks(value, launcher ?? CURSOR_DEFAULT_LAUNCHER);
+  if (!merged.ok) throw new UsageError(`${file}: ${merged.error}; fix it first, nothing was written`);
+  const text = formatJson(merged.value);
+  if (text === before) return { target, file, changes: [], verdict: uninstall ? 'not installed' : 'unchanged' };
+  return { target, file, changes: [{ kind: 'write', path, text }], verdict: uninstall ? 'removed' : before === undefined ? 'created' : 'updated' };
+}
+
+/** Where git looks for hooks here (honours core.hooksPath). */
+export async function gitHooksDir(root: string): Promise<string> {
+  return resolve(root, (await git(root, ['rev-parse', '--git-path', 'hooks'])).toString('utf8').trim());
+}
+
+/** Plan the pre-push script: a user's own hook is kept beside it and chained, never overwritten. */
+export async function planGitTarget(root: string, uninstall: boolean, launcher: string | undefined): Promise<TargetPlan> {
+  const dir = await gitHooksDir(root);
+  const path = join(dir, 'pre-push');
+  const chained = `${path}${CHAINED_SUFFIX}`;
+  const file = relative(root, path).split('\\').join('/') || path;
+  const current = await readIfPresent(path);
+  const kept = await readIfPresent(chained);
+  if (uninstall) {
+    if (current === undefined || !isOwnPrePush(current)) return { target: 'git', file, changes: [], verdict: 'not installed' };
+    const changes: Change[] = [{ kind: 'remove', path }];
+    if (kept !== undefined) changes.push({ kind: 'rename', from: chained, to: path });
+    return { target: 'git', file, changes, verdict: kept !== undefined ? 'removed (previous hook restored)' : 'removed' };
+  }
+  const script = prePushScript(launcher ?? GIT_DEFAULT_LAUNCHER);
+  if (current === script) return { target: 'git', file, changes: [], verdict: 'unchanged' };
+  if (current !== undefined && !isOwnPrePush(current)) {
+    if (kept !== undefined) throw new UsageError(`${file} and ${file}${CHAINED_SUFFIX} both exist and neither is the-loop's; merge them by hand first, nothing was written`);
+    return {
+      target: 'git',
+      file,
+      changes: [{ kind: 'rename', from: path, to: chained }, { kind: 'write', path, text: script, mode: 0o755 }],
+      verdict: `installed (your hook now runs after it from ${file}${CHAINED_SUFFIX})`,
+    };
+  }
+  return { target: 'git', file, changes: [{ kind: 'write', path, text: script, mode: 0o755 }], verdict: current === undefined ? 'created' : 'updated' };
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Replace a file so a reader (or a crash) only ever sees the old or the new contents:
+ * write a temp file in the same directory, fsync it, rename it over the target, then fsync
+ * the directory so the rename itself survives a power cut.
+ */
+export async function writeFileAtomic(path: string, contents: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(contents);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  // Some platforms cannot open a directory for fsync; the rename is still atomic there.
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // EINVAL/EPERM on file systems without directory fsync.
+  } finally {
+    await handle.close();
+  }
+}

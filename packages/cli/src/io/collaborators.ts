@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { COLLABORATORS_FILE, parseCollaborators, type Collaborator } from '@the-loop/core';
+import { UsageError } from '../errors.js';
+import { formatIssues, type Repo } from './repo.js';
+
+const cache = new WeakMap<Repo, Promise<readonly Collaborator[]>>();
+
+/** The repository's collaborators; none when the file is absent. A broken file is exit 2 with its lines. */
+export function loadCollaborators(repo: Repo): Promise<readonly Collaborator[]> {
+  let loaded = cache.get(repo);
+  if (!loaded) {
+    loaded = read(repo);
+    cache.set(repo, loaded);
+  }
+  return loaded;
+}
+
+async function read(repo: Repo): Promise<readonly Collaborator[]> {
+  let text: string;
+  try {
+    text = await readFile(join(repo.root, COLLABORATORS_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new UsageError(`cannot read ${COLLABORATORS_FILE}: ${(error as Error).message}`);
+  }
+  const result = parseCollaborators(COLLABORATORS_FILE, text);
+  if (!result.ok) throw new UsageError(formatIssues(`${COLLABORATORS_FILE} is invalid`, result.issues));
+  return result.collaborators;
+}

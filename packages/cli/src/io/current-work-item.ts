@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { workItemIdProblem } from '@the-loop/core';
+import { evaluateFromDisk } from './evaluate.js';
+import { currentBranch } from './git.js';
+import { mapLimit } from './map-limit.js';
+import { listWorkItems, resolveWorkItem } from './read-work-item.js';
+import type { Repo } from './repo.js';
+
+/** The file a person or a tool writes to say which work item is being worked on. */
+export const CURRENT_POINTER = '.the-loop/current';
+
+export type Resolution = { readonly id: string; readonly via: string } | { readonly id: undefined; readonly why: string };
+
+/**
+ * Which work item a hook is about, with nobody setting a variable by hand: an explicit id,
+ * else `.the-loop/current`, else the branch name, else the only work item still open.
+ */
+export async function resolveCurrentWorkItem(repo: Repo, explicit: string | undefined): Promise<Resolution> {
+  if (explicit !== undefined) {
+    await resolveWorkItem(repo, explicit);
+    return { id: explicit, via: '--work-item' };
+  }
+  const notes: string[] = [];
+  let known: string[];
+  try {
+    known = await listWorkItems(repo);
+  } catch (error) {
+    // No spec root: nothing to enforce here, which a hook reports rather than fails on.
+    return { id: undefined, why: `no current work item: ${(error as Error).message}.` };
+  }
+  const pointer = await readFile(join(repo.root, CURRENT_POINTER), 'utf8').catch(() => undefined);
+  if (pointer !== undefined) {
+    const id = pointer.trim();
+    if (!workItemIdProblem(id) && known.includes(id)) return { id, via: CURRENT_POINTER };
+    notes.push(`${CURRENT_POINTER} names "${id}", which is not a work item under ${repo.config.specDir}`);
+  }
+  const branch = await currentBranch(repo.root);
+  if (branch !== undefined) {
+    const id = workItemForBranch(branch, known);
+    if (id) return { id, via: `branch ${branch}` };
+    notes.push(`branch "${branch}" names no work item`);
+  }
+  const results = await mapLimit(known, 16, (id) => evaluateFromDisk(repo, id));
+  const open = results.filter((r) => !r.ok).map((r) => r.workItem);
+  if (open.length === 1) return { id: open[0] as string, via: 'the only open work item' };
+  notes.push(open.length === 0 ? `no work item under ${repo.config.specDir} is open` : `${open.length} work items are open (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', …' : ''})`);
+  return { id: undefined, why: `no current work item: ${notes.join('; ')}. Write its id to ${CURRENT_POINTER} or name the branch after it.` };
+}
+
+/**
+ * The work-item folder a branch is named after: `issue-123` and `feat/issue-123-login` both
+ * name `issue-123`. A segment matches a folder when it equals the name or starts with
+ * `<name>-`; the longest match wins, so `issue-12` never claims `issue-123`.
+ */
+export function workItemForBranch(branch: string, known: readonly string[]): string | undefined {
+  const segments = branch.split('/');
+  let best: string | undefined;
+  for (const id of known) {
+    if (!segments.some((s) => s === id || s.startsWith(`${id}-`))) continue;
+    if (best === undefined || id.length > best.length) best = id;
+  }
+  return best;
+}

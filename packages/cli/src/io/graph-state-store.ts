@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type SourceIssue } from '@the-loop/core';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { withLock, type LockOptions } from './lock.js';
+import { formatIssues, type Repo } from './repo.js';
+
+/** The state file's path relative to the repository root, as messages name it. */
+export function statePathOf(repo: Repo, id: string): string {
+  return `${repo.config.specDir}/${id}/${GRAPH_STATE_FILE}`;
+}
+
+export type StateRead = { kind: 'absent' } | { kind: 'ok'; state: GraphState } | { kind: 'invalid'; issues: SourceIssue[] };
+
+/** Read a work item's graph state without judging: absent, valid, or invalid with where. */
+export async function readGraphState(repo: Repo, id: string): Promise<StateRead> {
+  let text: string;
+  try {
+    text = await readFile(join(repo.specRoot, id, GRAPH_STATE_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    return { kind: 'invalid', issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
+  }
+  const result = parseGraphState(statePathOf(repo, id), text, id);
+  if (result.ok) return { kind: 'ok', state: result.state };
+  return { kind: 'invalid', issues: result.issues };
+}
+
+/** Read the state for a command: a corrupt file stops the command (exit 2), never resets. */
+export async function loadGraphState(repo: Repo, id: string): Promise<GraphState | undefined> {
+  const read = await readGraphState(repo, id);
+  if (read.kind === 'absent') return undefined;
+  if (read.kind === 'ok') return read.state;
+  throw new UsageError(formatIssues('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues));
+}
+
+/** Write the state atomically. Call it inside `withStateLock`. */
+export async function saveGraphState(repo: Repo, id: string, state: GraphState): Promise<void> {
+  await writeFileAtomic(join(repo.specRoot, id, GRAPH_STATE_FILE), serializeGraphState(state));
+}
+
+/** Hold the work item's state lock while `fn` reads, decides and writes. */
+export function withStateLock<T>(repo: Repo, id: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
+  return withLock(join(repo.specRoot, id, `${GRAPH_STATE_FILE}.lock`), statePathOf(repo, id), fn, options);
+}

@@ -1,0 +1,84 @@
+import { hostname } from 'node:os';
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+
+export interface LockOptions {
+  /** How long to wait for another holder before giving up. */
+  readonly timeoutMs?: number;
+  /** A lock older than this is taken over even if its holder looks alive. */
+  readonly staleMs?: number;
+  /** Where the wait starts; injected by tests. */
+  readonly retryMs?: number;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, staleMs: 120_000, retryMs: 20 };
+
+/**
+ * Run `fn` holding an exclusive lock file (created with O_EXCL). A lock whose holder process
+ * is gone, or that is older than `staleMs`, is stale and taken over; otherwise the wait is
+ * bounded and ends in a clear error naming the holder.
+ */
+export async function withLock<T>(lockPath: string, label: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const { timeoutMs, staleMs, retryMs } = { ...DEFAULTS, ...options };
+  const deadline = Date.now() + timeoutMs;
+  const me = `${process.pid} ${hostname()} ${new Date().toISOString()}\n`;
+  for (let wait = retryMs; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o644);
+      try {
+        await handle.writeFile(me);
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readHolder(lockPath);
+    if (holder && isStale(holder, staleMs)) {
+      // Remove only the lock we judged stale: a fresh holder's file has another mtime.
+      const again = await readHolder(lockPath);
+      if (again && again.mtimeMs === holder.mtimeMs) await rm(lockPath, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = holder ? `process ${holder.pid} on ${holder.host}` : 'another process';
+      throw new UsageError(`${label} is locked by ${who} (${lockPath}); gave up after ${timeoutMs / 1000} s. If no the-loop command is running, delete the lock file.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait + Math.floor(Math.random() * retryMs)));
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lockPath, { force: true });
+  }
+}
+
+interface Holder {
+  readonly pid: number;
+  readonly host: string;
+  readonly mtimeMs: number;
+}
+
+async function readHolder(lockPath: string): Promise<Holder | undefined> {
+  try {
+    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    const [pid, host] = text.trim().split(/\s+/);
+    return { pid: Number(pid), host: host ?? '', mtimeMs: info.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(holder: Holder, staleMs: number): boolean {
+  if (Date.now() - holder.mtimeMs > staleMs) return true;
+  // A half-written lock (no pid yet) is young by definition: wait for it.
+  if (!Number.isInteger(holder.pid) || holder.pid <= 0) return false;
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}

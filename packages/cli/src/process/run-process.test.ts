@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { runProcess } from './run-process.js';
+
+const node = process.execPath;
+const env = { PATH: '' };
+
+describe('runProcess', () => {
+  it('runs an argv list with no shell: metacharacters are one argument', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', '$(echo hi); `x` | y'], cwd: process.cwd(), env, timeoutMs: 10_000 });
+    expect(JSON.parse(outcome.stdout)).toEqual(['$(echo hi); `x` | y']);
+    expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, spawnError: undefined });
+  });
+
+  it('feeds stdin and closes it', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(s.toUpperCase()))'], stdin: 'abc', cwd: process.cwd(), env, timeoutMs: 10_000 });
+    expect(outcome.stdout).toBe('ABC');
+  });
+
+  it('does not fire at once for a timeout beyond what a timer can hold', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', 'setTimeout(() => process.stdout.write("done"), 300)'], cwd: process.cwd(), env, timeoutMs: 40 * 24 * 3600 * 1000 });
+    expect(outcome).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done' });
+  });
+
+  it('reports a missing executable as not-found, never throws', async () => {
+    const outcome = await runProcess({ command: 'the-loop-no-such-program', args: [], cwd: process.cwd(), env, timeoutMs: 10_000 });
+    expect(outcome).toMatchObject({ spawnError: 'not-found', exitCode: null, stdout: '' });
+  });
+
+  it('keeps at most maxOutputBytes and says it truncated', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', 'process.stdout.write("x".repeat(5000))'], cwd: process.cwd(), env, timeoutMs: 10_000, maxOutputBytes: 100 });
+    expect(outcome.stdout).toHaveLength(100);
+    expect(outcome.truncated).toBe(true);
+  });
+
+  it('kills the process group at the timeout and keeps the output so far', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', 'process.on("SIGTERM",()=>{});process.stdout.write("half");setInterval(()=>{},1000)'], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 });
+    expect(outcome).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
+  });
+});

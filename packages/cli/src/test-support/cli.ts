@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The built launcher: tests run the product as users do. */
+export const BIN = join(root, 'packages/cli/bin/the-loop.cjs');
+const PAYLOADS = join(root, 'test-fixtures/hook-payloads');
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run the built CLI as a child process (argv list, no shell). */
+export function runCli(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
+  return runArgv([process.execPath, BIN, ...args], options);
+}
+
+/** Run any argv list and collect its output. */
+export function runArgv(argv: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const [cmd, ...args] = argv;
+    // Variables a surrounding harness or CI may set must not steer the process under test.
+    const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
+    const child = spawn(cmd as string, args, { cwd: options.cwd, env: { ...inherited, NO_COLOR: '1', ...options.env }, shell: false });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 128, stdout, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A temporary directory holding the given files (paths with `/`). */
+export async function makeRepo(files: Readonly<Record<string, string>>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'the-loop-test-'));
+  await writeFiles(dir, files);
+  return dir;
+}
+
+export async function writeFiles(dir: string, files: Readonly<Record<string, string>>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(dir, ...path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+    if (text.startsWith('#!')) await chmod(target, 0o755);
+  }
+}
+
+/** A committed fixture payload with `{{cwd}}` and `{{file}}` filled in. */
+export async function payload(harness: 'claude' | 'cursor', name: string, values: { cwd: string; file?: string; [key: string]: unknown }): Promise<string> {
+  const text = await readFile(join(PAYLOADS, harness, `${name}.json`), 'utf8');
+  const filled = text.replaceAll('{{cwd}}', values.cwd).replaceAll('{{file}}', values.file ?? '');
+  const { cwd: _c, file: _f, ...overrides } = values;
+  return JSON.stringify({ ...JSON.parse(filled), ...overrides });
+}
+
+/** Run git (argv) in a directory with a fixed identity; throws on failure. */
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const result = await runArgv(['git', '-c', 'user.name=Test', '-c', 'user.email=test@localhost', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd });
+  if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A small graph of agent nodes (requirements locked → tasks ticked), optionally with a human approval between them. */
+export function graphConfig(options: { humanApproval?: boolean; cap?: number } = {}): string {
+  const approval = options.humanApproval
+    ? '      - {id: approval, phase: requirements-definition, actor: human, produces: requirements.md, gate: [{approved: requirements.md}]}\n'
+    : '';
+  const edges = options.humanApproval
+    ? '      - {from: requirements, to: approval, on: pass}\n      - {from: approval, to: implementation, on: pass}\n'
+    : '      - {from: requirements, to: implementation, on: pass}\n';
+  return [
+    'workflow:',
+    '  specDir: docs/specs',
+    '  graph:',
+    '    start: requirements',
+    '    nodes:',
+    '      - {id: requirements, phase: requirements-definition, actor: agent, produces: requirements.md, gate: [{locked: true}]}',
+    approval.trimEnd(),
+    '      - {id: implementation, phase: implementation, actor: agent, produces: tasks.md, gate: [{tasksComplete: true}]}',
+    '    edges:',
+    edges.trimEnd(),
+    ...(options.cap !== undefined ? ['hooks:', `  noProgressCap: ${options.cap}`] : []),
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+export const LOCKED = '---\nstatus: approved\n---\n# Requirements\n\nGreet the user.\n';
+export const TASKS_OPEN = '# Tasks\n\n- [x] Write the greeting\n- [ ] Test the greeting\n';
+export const TASKS_DONE = '# Tasks\n\n- [x] Write the greeting\n- [x] Test the greeting\n';

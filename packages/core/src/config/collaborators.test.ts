@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loginsWithRole, parseCollaborators } from './collaborators.js';
+import { issueNumberOf, parseRuntimeConfig } from './runtime-config.js';
+import { parseYamlSource } from '../yaml/yaml-source.js';
+
+describe('parseCollaborators', () => {
+  it('lists logins by role', () => {
+    const result = parseCollaborators('c.yaml', 'collaborators:\n  - login: ann\n    roles: [approver, lead]\n  - login: bo\n    roles: [lead]\n');
+    expect(result.ok && loginsWithRole(result.collaborators, 'approver')).toEqual(['ann']);
+    expect(result.ok && loginsWithRole(result.collaborators, 'lead')).toEqual(['ann', 'bo']);
+  });
+
+  it('reports every problem with its line', () => {
+    const result = parseCollaborators('c.yaml', 'collaborators:\n  - login: ann\n    role: [approver]\n  - login: "bad login"\n    roles: [approver]\n');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((i) => `${i.file}:${i.line} ${i.message}`)).toEqual(['c.yaml:2 collaborators.0: missing key "roles"', 'c.yaml:3 unknown key "role"', 'c.yaml:4 collaborators.1.login: must be a login (letters, digits, "-", "_", ".")']);
+  });
+
+  it('refuses a login listed twice and YAML that does not parse', () => {
+    expect(parseCollaborators('c.yaml', 'collaborators:\n  - {login: a, roles: [x]}\n  - {login: A, roles: [y]}\n').ok).toBe(false);
+    const broken = parseCollaborators('c.yaml', 'collaborators: [\n');
+    expect(!broken.ok && broken.issues[0]!.line).toBeGreaterThan(0);
+  });
+});
+
+describe('parseRuntimeConfig', () => {
+  const source = (text: string) => {
+    const parsed = parseYamlSource('h.yaml', text);
+    if (!parsed.ok) throw new Error('bad yaml');
+    return parsed.source;
+  };
+  it('defaults the port to gh and the API to GitHub', () => {
+    const result = parseRuntimeConfig(source('github: {repo: acme/app}\n'));
+    expect(result.ok && result.config.github).toEqual({ repo: 'acme/app', port: 'gh', apiUrl: 'https://api.github.com' });
+  });
+  it('refuses a shell line as a notification command, with its line', () => {
+    const result = parseRuntimeConfig(source('workflow: {}\nnotifications:\n  command: ["notify-send -u critical"]\n'));
+    expect(!result.ok && result.issues[0]).toMatchObject({ line: 3, message: expect.stringContaining('never a shell line') });
+  });
+  it('reads issue numbers from ids', () => {
+    expect(issueNumberOf('issue-42')).toBe(42);
+    expect(issueNumberOf('feature-x')).toBeUndefined();
+  });
+});

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+
+/** Where the people of a repository and their roles are listed. */
+export const COLLABORATORS_FILE = '.the-loop/collaborators.yaml';
+
+/** The role whose holders may approve an artifact with `the-loop graph approve`. */
+export const APPROVER_ROLE = 'approver';
+
+const login = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9-_.]*$/, 'must be a login (letters, digits, "-", "_", ".")'));
+const role = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case role name'));
+
+export const CollaboratorsSchema = v.strictObject({
+  collaborators: v.array(v.strictObject({ login, roles: v.pipe(v.array(role), v.minLength(1, 'list at least one role')) })),
+});
+
+export interface Collaborator {
+  readonly login: string;
+  readonly roles: readonly string[];
+}
+
+export type CollaboratorsResult = { ok: true; collaborators: readonly Collaborator[] } | { ok: false; issues: SourceIssue[] };
+
+/** Parse `.the-loop/collaborators.yaml`; every problem is reported with its line. */
+export function parseCollaborators(file: string, text: string): CollaboratorsResult {
+  const parsed = parseYamlSource(file, text);
+  if (!parsed.ok) return parsed;
+  const { source } = parsed;
+  const result = v.safeParse(CollaboratorsSchema, source.value ?? {}, { abortEarly: false });
+  if (!result.success) {
+    return {
+      ok: false,
+      issues: result.issues.map((issue) => {
+        const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
+        const last = String(path[path.length - 1]);
+        const message =
+          issue.kind === 'schema' && issue.expected === 'never'
+            ? `unknown key "${last}"`
+            : issue.received === 'undefined' && issue.message.startsWith('Invalid key')
+              ? `${path.slice(0, -1).join('.')}: missing key "${last}"`
+              : `${path.join('.') || 'collaborators'}: ${issue.message}`;
+        return { file, ...source.positionOf(path), message };
+      }).sort((a, b) => a.line - b.line || a.column - b.column),
+    };
+  }
+  const seen = new Map<string, number>();
+  const issues: SourceIssue[] = [];
+  result.output.collaborators.forEach((c, index) => {
+    const key = c.login.toLowerCase();
+    if (seen.has(key)) issues.push({ file, ...source.positionOf(['collaborators', index, 'login']), message: `collaborator "${c.login}" is listed twice` });
+    seen.set(key, index);
+  });
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, collaborators: result.output.collaborators };
+}
+
+/** Logins holding a role. */
+export function loginsWithRole(collaborators: readonly Collaborator[], wanted: string): string[] {
+  return collaborators.filter((c) => c.roles.includes(wanted)).map((c) => c.login);
+}

@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { harnessConfigJsonSchema } from './json-schema.js';
+import { describe, expect, it } from 'vitest';
+
+const committed = fileURLToPath(new URL('../../../../schemas/harness-config.schema.json', import.meta.url));
+
+describe('schemas/harness-config.schema.json', () => {
+  it('is what the valibot schemas generate today (run `node scripts/build.mjs && node scripts/json-schema.mjs` to refresh it)', async () => {
+    expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
+  });
+
+  it('covers workflow (spec dir and graph) and reviews, and leaves other tools\' keys allowed', () => {
+    const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
+    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews']);
+    expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));
+    expect(Object.keys(schema.properties['reviews']?.properties ?? {})).toEqual(
+      expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'critics']),
+    );
+    expect(schema.additionalProperties).not.toBe(false);
+  });
+});

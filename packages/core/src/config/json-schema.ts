@@ -1,0 +1,38 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
+import { ReviewsSchema } from './reviews-schema.js';
+import { WorkflowSchema } from './harness-config.js';
+
+// `workflow.graph` either replaces the default graph or extends it.
+const GraphExtensionSchema = v.strictObject({
+  extends: v.literal('default'),
+  start: v.optional(GraphSchema.entries.start),
+  nodes: v.optional(v.array(NodeSchema)),
+  edges: v.optional(v.array(EdgeSchema)),
+});
+
+/**
+ * The whole configuration file as the-loop reads it. Keys other than `workflow` and
+ * `reviews` belong to other tools and stay allowed.
+ */
+export const HarnessConfigFileSchema = v.looseObject({
+  workflow: v.optional(
+    v.strictObject({
+      ...WorkflowSchema.entries,
+      graph: v.optional(v.union([GraphSchema, GraphExtensionSchema])),
+    }),
+  ),
+  reviews: v.optional(ReviewsSchema),
+});
+
+/**
+ * A JSON Schema (draft-07) for `.the-loop/harness-config.yaml`, generated from the same
+ * valibot schemas the CLI validates with, so an editor and the CLI agree. Checks that a
+ * JSON Schema cannot say (placeholders, whitespace in a command) are left to the CLI.
+ */
+export function harnessConfigJsonSchema(): Record<string, unknown> {
+  const generated = toJsonSchema(HarnessConfigFileSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, title: 'the-loop harness configuration (.the-loop/harness-config.yaml)', ...rest };
+}

@@ -1,0 +1,94 @@
+import { isAbsolute, join } from 'node:path';
+import type { CriticEntry } from '../config/reviews.js';
+import { placeholdersIn, substitutePlaceholders, type Placeholder } from '../config/reviews-schema.js';
+import type { HarnessAdapter } from '../harness/adapter.js';
+
+/** Everything a round knows besides the critic entry. The CLI gathers it; nothing here reads the machine. */
+export interface RoundInputs {
+  /** Absolute project root. */
+  readonly projectRoot: string;
+  /** The spec root relative to the project root (`docs/specs`). */
+  readonly specDir: string;
+  readonly workItem?: string | undefined;
+  readonly prompt: string;
+  /** Absolute path of a file holding exactly `prompt`. */
+  readonly promptFile: string;
+  /** An absolute working directory chosen for this round (`--cwd`); wins over the entry's. */
+  readonly cwd?: string | undefined;
+  /** Seconds for this round (`--timeout`); wins over the entry's. */
+  readonly timeoutSeconds?: number | undefined;
+  /** The environment the CLI inherited; the entry's `env` is laid over it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A process to start: data only, run by the CLI's runner. Never a shell line. */
+export interface Invocation {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Fed to the child's stdin, then closed; absent means stdin is closed at once. */
+  readonly stdin: string | undefined;
+  readonly timeoutMs: number;
+  readonly outputFormat: 'text' | 'json';
+  /** The built-in adapter whose result format the output is in; undefined for a command. */
+  readonly adapter: string | undefined;
+}
+
+export type InvocationResult = { ok: true; invocation: Invocation } | { ok: false; reason: string };
+
+/**
+ * Turn a critic entry into the process a round starts. A built-in harness's argv comes
+ * from its adapter's one-shot argv — the same function the orchestrator uses — so a new
+ * adapter is usable as a critic with no change here. An explicit command wins over a harness.
+ */
+export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adapters: readonly HarnessAdapter[]): InvocationResult {
+  const cwd = inputs.cwd ?? (critic.cwd === undefined ? inputs.projectRoot : join(inputs.projectRoot, critic.cwd));
+  if (!isAbsolute(cwd)) return { ok: false, reason: `the working directory ${cwd} is not absolute` };
+  const env = overlay(inputs.env, critic.env);
+  const timeoutMs = Math.round((inputs.timeoutSeconds ?? critic.timeoutSeconds) * 1000);
+  const base = { cwd, env, timeoutMs };
+
+  if (critic.command !== undefined) {
+    const used = new Set(critic.args.flatMap(placeholdersIn));
+    if ((used.has('workItem') || used.has('specDir')) && inputs.workItem === undefined) {
+      return { ok: false, reason: `critic "${critic.name}" passes {workItem} or {specDir}; give the round a work item (--work-item)` };
+    }
+    const values: Record<Placeholder, string> = {
+      prompt: inputs.prompt,
+      promptFile: inputs.promptFile,
+      model: critic.model ?? '',
+      workItem: inputs.workItem ?? '',
+      specDir: inputs.workItem === undefined ? '' : join(inputs.projectRoot, inputs.specDir, inputs.workItem),
+      cwd,
+    };
+    const args = critic.args.map((arg) => substitutePlaceholders(arg, values));
+    return { ok: true, invocation: { ...base, command: critic.command, args, stdin: undefined, outputFormat: critic.outputFormat ?? 'text', adapter: undefined } };
+  }
+
+  const adapter = adapters.find((candidate) => candidate.name === critic.harness);
+  if (!adapter) {
+    const known = adapters.map((candidate) => candidate.name).join(', ');
+    return { ok: false, reason: `critic "${critic.name}": no built-in adapter for harness "${critic.harness ?? ''}" (built-in: ${known}); declare command and args to run it` };
+  }
+  const outputFormat = critic.outputFormat ?? 'json';
+  const oneShot = adapter.oneShot({ prompt: inputs.prompt, promptFile: inputs.promptFile, model: critic.model, outputFormat });
+  return { ok: true, invocation: { ...base, command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, outputFormat, adapter: adapter.name } };
+}
+
+function overlay(inherited: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(inherited)) if (value !== undefined) env[key] = value;
+  return Object.assign(env, extra);
+}
+
+/** The executable a critic runs, whether or not the entry is otherwise valid. */
+export function criticBinary(critic: { command?: string | undefined; harness?: string | undefined }, adapters: readonly HarnessAdapter[]): string | undefined {
+  if (critic.command !== undefined) return critic.command;
+  return adapters.find((candidate) => candidate.name === critic.harness)?.binary;
+}
+
+/** `[<harness>/<model>]`: whose words a finding is. A command critic without a harness is named by its entry. */
+export function attribution(critic: { name?: string | undefined; harness?: string | undefined; model?: string | undefined }): string {
+  return `[${critic.harness ?? critic.name ?? 'critic'}/${critic.model ?? 'default'}]`;
+}

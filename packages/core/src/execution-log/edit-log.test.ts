@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseArtifact } from '../artifact/parse-artifact.js';
+import { appendTransitionRow, setFrontMatterValue } from './edit-log.js';
+
+const row = { at: '2026-01-01T00:00:00.000Z', from: 'design', to: 'design-approval', outcome: 'pass', note: 'a | b' };
+
+describe('setFrontMatterValue', () => {
+  it('changes only the phase, keeping other keys, comments and the body', () => {
+    const text = '---\ntitle: "Log"   # keep me\nphase: needs-review   # not-started | brainstorming\nowner: ann\n---\n# Body\n\n- [ ] task\n';
+    const result = setFrontMatterValue(text, 'phase', 'design');
+    expect(result.ok && result.text).toBe('---\ntitle: "Log" # keep me\nphase: design # not-started | brainstorming\nowner: ann\n---\n# Body\n\n- [ ] task\n');
+    expect(result.ok && parseArtifact('x.md', result.text).frontMatter?.data).toEqual({ title: 'Log', phase: 'design', owner: 'ann' });
+  });
+
+  it('adds front-matter to a file without it, and keeps CRLF', () => {
+    expect(setFrontMatterValue('# Log\n', 'phase', 'design')).toEqual({ ok: true, text: '---\nphase: design\n---\n# Log\n' });
+    const crlf = setFrontMatterValue('---\r\nphase: a\r\n---\r\n# Log\r\n', 'phase', 'b');
+    expect(crlf.ok && crlf.text).toBe('---\r\nphase: b\r\n---\r\n# Log\r\n');
+  });
+
+  it('leaves a broken front-matter alone', () => {
+    expect(setFrontMatterValue('---\nphase: [unclosed\n---\n', 'phase', 'x').ok).toBe(false);
+  });
+
+  it('always yields front-matter that parses to the new value', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('title', 'owner', 'status'), fc.string({ maxLength: 12 })), fc.stringMatching(/^[a-z][a-z-]{0,15}$/), (data, phase) => {
+        const text = `---\n${Object.entries(data).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n')}\n---\n# Body\n`;
+        const result = setFrontMatterValue(text, 'phase', phase);
+        expect(result.ok).toBe(true);
+        if (result.ok) expect(parseArtifact('x.md', result.text).frontMatter?.data).toEqual({ ...data, phase });
+      }),
+    );
+  });
+});
+
+describe('appendTransitionRow', () => {
+  it('creates the section and table when absent', () => {
+    const out = appendTransitionRow('---\nphase: design\n---\n# Log\n', row);
+    const table = parseArtifact('x.md', out).tables.find((t) => t.section === 'Phase transitions');
+    expect(table?.header).toEqual(['When', 'From', 'To', 'Outcome', 'Note']);
+    expect(table?.rows.map((r) => r.cells)).toEqual([['2026-01-01T00:00:00.000Z', 'design', 'design-approval', 'pass', 'a | b']]);
+  });
+
+  it('appends under the existing rows, before the next section', () => {
+    const text = '# Log\n\n## Phase transitions\n\n| When | From | To | Outcome | Note |\n| --- | --- | --- | --- | --- |\n| t0 | (start) | design | start | — |\n\n## Review cycles\n\n| Round | Type | Outcome |\n| --- | --- | --- |\n| 1 | self | zero |\n';
+    const out = appendTransitionRow(text, row);
+    const artifact = parseArtifact('x.md', out);
+    expect(artifact.tables.find((t) => t.section === 'Phase transitions')?.rows.length).toBe(2);
+    expect(artifact.tables.find((t) => t.section === 'Review cycles')?.rows.length).toBe(1);
+  });
+});

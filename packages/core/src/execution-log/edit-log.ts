@@ -1,0 +1,66 @@
+import { parseDocument } from 'yaml';
+import { findSection } from '../artifact/find-section.js';
+import { parseArtifact } from '../artifact/parse-artifact.js';
+import type { TransitionRow } from '../graph-state/effects.js';
+
+export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
+
+const FRONT_MATTER = /^(\uFEFF?)---(\r?\n)([\s\S]*?\r?\n)?---[ \t]*(?=\r?\n|$)/;
+
+/**
+ * Set one front-matter key, keeping every other key, comment and the body as they are.
+ * A file with no front-matter gets one; a front-matter that does not parse is left alone.
+ */
+export function setFrontMatterValue(text: string, key: string, value: string): EditResult {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) return { ok: true, text: `---\n${key}: ${value}\n---\n${text}` };
+  const [whole, bom = '', eol = '\n', inner = ''] = match;
+  const doc = parseDocument(inner);
+  if (doc.errors.length > 0) return { ok: false, reason: `its front-matter does not parse: ${doc.errors[0]!.message.split('\n', 1)[0]}` };
+  if (doc.contents !== null && typeof doc.toJS() !== 'object') return { ok: false, reason: 'its front-matter is not a mapping' };
+  const current = doc.get(key, true);
+  // Keep the scalar node, so a trailing comment stays where it was; only its value changes.
+  if (current && typeof current === 'object' && 'value' in current) (current as { value: unknown }).value = value;
+  else doc.set(key, value);
+  let body = doc.toString({ lineWidth: 0 });
+  if (eol === '\r\n') body = body.replace(/\r?\n/g, '\r\n');
+  return { ok: true, text: `${bom}---${eol}${body}---${text.slice(whole.length)}` };
+}
+
+/** The execution log's table of lifecycle transitions. */
+export const PHASE_TRANSITIONS = 'Phase transitions';
+const HEADER = ['When', 'From', 'To', 'Outcome', 'Note'];
+
+/** Append a row to the log's "Phase transitions" table, creating the section or table when absent. */
+export function appendTransitionRow(text: string, row: TransitionRow): string {
+  const cells = [row.at, row.from, row.to, row.outcome, row.note].map(cell);
+  const line = `| ${cells.join(' | ')} |`;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = text.split(/\r?\n/);
+  const section = findSection(parseArtifact('execution-log.md', text), PHASE_TRANSITIONS);
+  const table = [`| ${HEADER.join(' | ')} |`, `| ${HEADER.map(() => '---').join(' | ')} |`, line];
+  if (!section) {
+    const trimmed = text.replace(/\s+$/, '');
+    return `${trimmed}${trimmed ? `${eol}${eol}` : ''}## ${PHASE_TRANSITIONS}${eol}${eol}${table.join(eol)}${eol}`;
+  }
+  const start = section.position.line; // 1-based heading line
+  let end = lines.length;
+  for (let i = start; i < lines.length; i += 1) {
+    if (/^ {0,3}#{1,6}(\s|$)/.test(lines[i]!)) {
+      end = i;
+      break;
+    }
+  }
+  let lastRow = -1;
+  for (let i = start; i < end; i += 1) {
+    if (/^\s*\|/.test(lines[i]!)) lastRow = i;
+    else if (lastRow >= 0 && lines[i]!.trim() !== '') break;
+  }
+  if (lastRow >= 0) lines.splice(lastRow + 1, 0, line);
+  else lines.splice(start, 0, '', ...table);
+  return lines.join(eol);
+}
+
+function cell(value: string): string {
+  return value.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim() || '—';
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { getDefaultGraph } from '../graph/compile-graph.js';
+import { parseGraphState, serializeGraphState } from './graph-state.js';
+import { startGraph } from './transition.js';
+
+describe('parseGraphState', () => {
+  const valid = serializeGraphState(startGraph(getDefaultGraph(), 'issue-3', '2026-01-01T00:00:00.000Z').state);
+
+  it('reads back what it wrote', () => {
+    const result = parseGraphState('docs/specs/issue-3/graph-state.json', valid, 'issue-3');
+    expect(result.ok && result.state.currentNode).toBe('brainstorming');
+  });
+
+  it('names the file and line of a truncated file instead of resetting', () => {
+    const result = parseGraphState('docs/specs/issue-3/graph-state.json', valid.slice(0, 80));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues[0]).toMatchObject({ file: 'docs/specs/issue-3/graph-state.json', message: expect.stringContaining('not valid JSON') });
+  });
+
+  it('points at the offending key of a schema violation', () => {
+    const broken = valid.replace('"approvals": []', '"approvals": [{"artifact": "design.md", "digest": "abc", "by": "x", "at": "yesterday"}]').replace('"escalated": null', '"escalated": null,\n  "sneaky": true');
+    const result = parseGraphState('graph-state.json', broken);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const messages = result.issues.map((i) => `${i.line} ${i.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+ approvals\.0\.digest: must be a hex SHA-256 digest$/), expect.stringMatching(/^\d+ approvals\.0\.at: must be an ISO-8601 timestamp$/), expect.stringMatching(/^\d+ unknown key "sneaky"$/)]),
+    );
+    const sneakyLine = broken.split('\n').findIndex((l) => l.includes('sneaky')) + 1;
+    expect(result.issues.find((i) => i.message.includes('sneaky'))?.line).toBe(sneakyLine);
+  });
+
+  it('refuses a state that belongs to another work item', () => {
+    const result = parseGraphState('graph-state.json', valid, 'issue-4');
+    expect(!result.ok && result.issues[0]!.message).toContain('belongs to "issue-4"');
+  });
+});

@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
+
+/** The graph-state file's name inside a work item's folder. */
+export const GRAPH_STATE_FILE = 'graph-state.json';
+
+export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; issues: SourceIssue[] };
+
+/**
+ * Parse a graph-state file. A file that is not valid JSON or does not match the schema is an
+ * error naming the file and line, never a silent reset to a fresh state.
+ */
+export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, issues: [{ file, ...jsonErrorPosition(text, error), message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  // JSON is YAML, so the YAML source maps schema paths back to lines.
+  const source = parseYamlSource(file, text);
+  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
+  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
+  if (!result.success) {
+    return {
+      ok: false,
+      issues: result.issues.map((issue) => {
+        const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
+        const where = path.length > 0 ? `${path.join('.')}: ` : '';
+        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(path[path.length - 1])}"` : `${where}${issue.message}`;
+        return { file, ...positionOf(path), message };
+      }),
+    };
+  }
+  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
+    return {
+      ok: false,
+      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
+    };
+  }
+  return { ok: true, state: result.output };
+}
+
+/** Serialise a state the way it is checked in: stable key order, two-space indent, final newline. */
+export function serializeGraphState(state: GraphState): string {
+  const nodes = Object.fromEntries(Object.entries(state.nodes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return `${JSON.stringify({ ...state, nodes }, null, 2)}\n`;
+}
+
+/** A work item that has not entered the graph yet. */
+export function emptyGraphState(workItem: string): GraphState {
+  return {
+    schemaVersion: 1,
+    workItem,
+    currentNode: null,
+    nodes: {},
+    parked: null,
+    escalated: null,
+    approvals: [],
+    decisions: [],
+    forced: [],
+    selectedOptIns: [],
+  };
+}
+
+/** A node's record, or the record of a node never visited. */
+export function nodeRecord(state: GraphState, node: string): NodeRecord {
+  return state.nodes[node] ?? { attempts: 0, outcome: null, enteredAt: null, exitedAt: null, lastFindingsDigest: null };
+}
+
+function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } {
+  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!match) return { line: 1, column: 1 };
+  const offset = Number(match[1]);
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
+}

@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseResultLike } from './result-json.js';
+
+describe('parseResultLike', () => {
+  it('reads result, is_error, session_id, usage and cost from a result object', () => {
+    const stdout = JSON.stringify({
+      type: 'result',
+      is_error: false,
+      result: 'two findings',
+      session_id: 's-1',
+      total_cost_usd: 0.5,
+      usage: { input_tokens: 10, output_tokens: 2, cache_read_input_tokens: 3, cache_creation_input_tokens: 4 },
+    });
+    expect(parseResultLike(stdout, 0)).toEqual({
+      text: 'two findings',
+      isError: false,
+      sessionId: 's-1',
+      usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4, costUsd: 0.5, present: true },
+    });
+  });
+
+  it('reads the final result event of stream-json output', () => {
+    const stdout = `${JSON.stringify({ type: 'system' })}\n${JSON.stringify({ type: 'result', result: 'done', is_error: true })}\n`;
+    expect(parseResultLike(stdout, 0)).toMatchObject({ text: 'done', isError: true });
+  });
+
+  it('keeps prose as the text; a non-zero exit is an error whatever the payload', () => {
+    expect(parseResultLike('just prose', 0)).toMatchObject({ text: 'just prose', isError: false, usage: { present: false } });
+    expect(parseResultLike(JSON.stringify({ result: 'fine' }), 2).isError).toBe(true);
+  });
+
+  it('is total, and its usage always serialises to valid JSON with finite numbers or null', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ result: 'r', usage: v, total_cost_usd: v }))), fc.integer({ min: 0, max: 255 }), (stdout, code) => {
+        const result = parseResultLike(stdout, code);
+        const round = JSON.parse(JSON.stringify(result.usage)) as Record<string, unknown>;
+        expect(round).toEqual(result.usage);
+        for (const [key, value] of Object.entries(result.usage)) {
+          if (key !== 'present') expect(value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)).toBe(true);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,19 @@
+import type { Diagnostic, NodeResult, WorkItemResult } from '@the-loop/core';
+
+/** The node the walk stopped at, or undefined when every node passes. */
+export function currentNodeOf(result: WorkItemResult): NodeResult | undefined {
+  return result.nodes.find((node) => node.status === 'current');
+}
+
+/** Whether the work item is parked on a human (an approval, an open decision). */
+export function waitsOnHuman(result: WorkItemResult): boolean {
+  return currentNodeOf(result)?.outcome === 'wait';
+}
+
+/**
+ * What an agent can fix now: the errors of every node whose gate blocks. The same set
+ * `check --fail-on block` fails on, so a hook and the pre-push gate never disagree.
+ */
+export function blockingFindings(result: WorkItemResult): Diagnostic[] {
+  return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error'));
+}

@@ -1,0 +1,88 @@
+import { formatLocation, type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
+import { digestFindings } from './findings-digest.js';
+
+/** The no-progress counter kept between stop events for one work item and harness. */
+export interface StopCounter {
+  /** Digest of the findings the last block named. */
+  readonly digest: string;
+  /** How many stops in a row were blocked with exactly these findings. */
+  readonly count: number;
+  /** The harness session the count belongs to; a new session starts a new count. */
+  readonly session: string | null;
+  /** The cap was reached for this digest in this session: further stops are allowed. */
+  readonly escalated: boolean;
+}
+
+/** What the cap hands to a human when an agent stops making progress. */
+export interface Escalation {
+  readonly workItem: string;
+  readonly node: string | null;
+  readonly digest: string;
+  readonly repeats: number;
+  readonly findings: readonly Diagnostic[];
+  readonly reason: string;
+}
+
+export type StopDecision =
+  | {
+      readonly kind: 'allow';
+      /** Why the stop is allowed, for the log line on stderr. */
+      readonly why: string;
+      /** The counter to keep; undefined clears it. */
+      readonly counter: StopCounter | undefined;
+      readonly escalation?: Escalation;
+    }
+  | { readonly kind: 'block'; readonly reason: string; readonly counter: StopCounter; readonly findings: readonly Diagnostic[] };
+
+export interface StopInput {
+  readonly result: WorkItemResult;
+  readonly previous: StopCounter | undefined;
+  /** Consecutive blocks allowed for the same findings before the stop goes through. */
+  readonly cap: number;
+  readonly session: string | null;
+}
+
+/**
+ * Decide a stop event. Allow when the item is complete or parked on a human (a
+ * continuation must never push an agent past a human gate); otherwise block with the
+ * findings as the next step, at most `cap` times in a row for the same findings in one
+ * session, then allow and escalate. A change in the findings is progress and resets the count.
+ */
+export function decideStop({ result, previous, cap, session }: StopInput): StopDecision {
+  const node = currentNodeOf(result);
+  if (waitsOnHuman(result)) {
+    return { kind: 'allow', why: `${result.workItem} waits on a human at "${node?.node}"; stopping hands it over`, counter: undefined };
+  }
+  const findings = blockingFindings(result);
+  if (findings.length === 0) {
+    return { kind: 'allow', why: result.ok ? `${result.workItem}: every gate passes` : `${result.workItem}: nothing an agent can fix is unmet`, counter: undefined };
+  }
+  const digest = digestFindings(findings);
+  const same = previous !== undefined && previous.digest === digest && previous.session === session;
+  if (same && previous.escalated) {
+    return { kind: 'allow', why: `${result.workItem}: already escalated with these findings; a human has to look`, counter: previous };
+  }
+  const count = same ? previous.count : 0;
+  if (count >= cap) {
+    const reason = `the same ${findings.length} finding${findings.length === 1 ? '' : 's'} survived ${count} continuation${count === 1 ? '' : 's'} in a row (cap ${cap})`;
+    return {
+      kind: 'allow',
+      why: `${result.workItem}: no progress, escalated: ${reason}`,
+      counter: { digest, count, session, escalated: true },
+      escalation: { workItem: result.workItem, node: node?.node ?? result.currentNode, digest, repeats: count, findings, reason },
+    };
+  }
+  return { kind: 'block', reason: continuation(result, findings), counter: { digest, count: count + 1, session, escalated: false }, findings };
+}
+
+// Read by the agent as its next instruction: on task, concrete, every finding with its place.
+function continuation(result: WorkItemResult, findings: readonly Diagnostic[]): string {
+  const node = currentNodeOf(result)?.node ?? result.currentNode;
+  const lines = [
+    `Work item ${result.workItem} is not done${node ? `: the gate of node "${node}" is not met` : ''}. Next step: resolve ${findings.length === 1 ? 'this finding' : `these ${findings.length} findings`}, then stop again.`,
+    ...findings.map((d) => `- ${formatLocation(d)} ${d.ruleId}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`),
+  ];
+  if (node) lines.push(`When the gate passes, claim the node with: the-loop graph complete ${result.workItem} --node ${node}`);
+  return lines.join('\n');
+}
