@@ -33,7 +33,7 @@ export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, seriali
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
 export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
 export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
