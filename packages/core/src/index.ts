@@ -55,6 +55,8 @@ export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } fro
 export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+export { HooksConfigSchema } from './config/hooks-schema.js';
+export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
 export type { Invocation, InvocationResult, RoundInputs } from './critic/resolve-invocation.js';
