@@ -33,7 +33,7 @@ export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, seriali
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
 export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
 export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
@@ -55,6 +55,8 @@ export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } fro
 export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+export { HooksConfigSchema } from './config/hooks-schema.js';
+export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
 export type { Invocation, InvocationResult, RoundInputs } from './critic/resolve-invocation.js';

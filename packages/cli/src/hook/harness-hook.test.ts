@@ -46,20 +46,34 @@ describe('Claude Code Stop', () => {
     }
   });
 
-  it('ends a no-progress loop within the cap, records the escalation, and a change in findings resets the count', async () => {
+  it('ends a no-progress loop within the cap and persists the escalation in graph state', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 2 }));
     const decisions: string[] = [];
     for (let i = 0; i < 4; i += 1) decisions.push(((await stop('claude', dir, { stop_hook_active: i > 0 })).json?.['decision'] as string) ?? 'allow');
     expect(decisions).toEqual(['block', 'block', 'allow', 'allow']);
-    const escalations = JSON.parse(await readFile(join(dir, '.the-loop/local/escalations.json'), 'utf8'));
-    expect(escalations).toHaveLength(1);
-    expect(escalations[0]).toMatchObject({ workItem: 'issue-7', node: 'implementation', harness: 'claude', repeats: 2 });
-    expect(escalations[0].findings[0]).toMatchObject({ ruleId: 'tasks-incomplete', file: 'docs/specs/issue-7/tasks.md', line: 4 });
+    const state = JSON.parse(await readFile(join(dir, 'docs/specs/issue-7/graph-state.json'), 'utf8'));
+    expect(state.escalated).toMatchObject({ node: 'implementation' });
+    expect(state.escalated.reason).toContain('survived 2 continuations');
     expect(await readFile(join(dir, '.the-loop/local/.gitignore'), 'utf8')).toBe('*\n');
 
-    // Progress: the findings change (a new unticked task), so the agent is held again.
+    // Escalated items wait on a person: even new findings do not hold the agent again.
     await writeFiles(dir, { 'docs/specs/issue-7/tasks.md': `${TASKS_OPEN}- [ ] Document the greeting\n` });
-    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+    const after = await stop('claude', dir);
+    expect(after.json).toEqual({});
+    expect(after.stderr).toContain('is escalated at "implementation"');
+  });
+
+  it('resets the no-progress count when the findings change', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 2 }));
+    const decisions: string[] = [];
+    const next = async () => decisions.push(((await stop('claude', dir)).json?.['decision'] as string) ?? 'allow');
+    await next();
+    await next();
+    await writeFiles(dir, { 'docs/specs/issue-7/tasks.md': `${TASKS_OPEN}- [ ] Document the greeting\n` });
+    await next();
+    await next();
+    await next();
+    expect(decisions).toEqual(['block', 'block', 'block', 'block', 'allow']);
   });
 
   it('keeps an exact count when stop hooks fire at the same moment (the state is locked)', async () => {
@@ -70,11 +84,14 @@ describe('Claude Code Stop', () => {
     expect(counters['claude:issue-7'].count).toBe(6);
   });
 
-  it('starts a fresh count in a new session rather than cycling block-block-allow in one', async () => {
+  it('never cycles block-allow-block in one session; once a person resolves the escalation, a new session is held again', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 1 }));
     expect((await stop('claude', dir)).json?.['decision']).toBe('block');
     expect((await stop('claude', dir)).json).toEqual({});
     expect((await stop('claude', dir)).json).toEqual({});
+    expect((await stop('claude', dir, { session_id: 'another-session' })).json).toEqual({});
+    const forced = await runCli(['graph', 'force', 'issue-7', '--to', 'implementation', '--reason', 'tasks re-planned'], { cwd: dir });
+    expect(forced.code).toBe(0);
     expect((await stop('claude', dir, { session_id: 'another-session' })).json?.['decision']).toBe('block');
   });
 

@@ -12,6 +12,7 @@ import { resolveWorkItem } from '../io/read-work-item.js';
 import { formatIssues, openRepo, type Repo } from '../io/repo.js';
 import { oneOf, parseOptions, type CommandEnv } from '../main.js';
 import { readStdin } from './read-stdin.js';
+import { persistEscalation } from './persist-escalation.js';
 import { decideStopWithState } from './stop-state.js';
 
 export const HARNESS_HOOK_USAGE = `Usage: the-loop hook <event> --harness claude|cursor [--work-item ID] [--repo DIR]
@@ -86,15 +87,18 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
       return {};
     }
     const result = await evaluateFromDisk(repo, resolution.id);
-    const { decision, escalationFile } = await decideStopWithState(repo.root, {
+    const decision = await decideStopWithState(repo.root, {
       harness,
       result,
       cap: hooksConfig.config.noProgressCap,
       session: payload.sessionId,
-      now: env.now(),
     });
     if (decision.kind === 'allow') {
-      say(escalationFile ? `${decision.why}. Escalation recorded in ${escalationFile}.` : decision.why);
+      if (decision.escalation) {
+        const { node, reason } = decision.escalation;
+        const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
+        say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
+      } else say(decision.why);
       return harness === 'claude' ? claudeStopReply(undefined) : cursorStopReply(undefined);
     }
     return harness === 'claude' ? claudeStopReply({ reason: decision.reason }) : cursorStopReply(decision.reason);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { withLock } from './lock.js';
 
-/** Machine-local state (counters, escalations): never committed, never shared between clones. */
+/** Machine-local state (the stop hooks' no-progress counters): never committed, never shared between clones. */
 export const LOCAL_DIR = '.the-loop/local';
 
 // A hook must answer quickly; another hook holding the lock longer than this is stuck.

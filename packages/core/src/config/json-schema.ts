@@ -1,7 +1,9 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
+import { HooksConfigSchema } from './hooks-schema.js';
 import { ReviewsSchema } from './reviews-schema.js';
+import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
@@ -13,8 +15,8 @@ const GraphExtensionSchema = v.strictObject({
 });
 
 /**
- * The whole configuration file as the-loop reads it. Keys other than `workflow` and
- * `reviews` belong to other tools and stay allowed.
+ * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
+ * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -24,6 +26,9 @@ export const HarnessConfigFileSchema = v.looseObject({
     }),
   ),
   reviews: v.optional(ReviewsSchema),
+  hooks: v.optional(HooksConfigSchema),
+  github: v.optional(GitHubConfigSchema),
+  notifications: v.optional(NotificationsConfigSchema),
 });
 
 /**

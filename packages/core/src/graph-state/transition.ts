@@ -131,6 +131,19 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
   return { ok: true, state: next, effects, taken: { from: current, to: edge.to, on: edge.on } };
 }
 
+/**
+ * Escalate a work item at `nodeId` for a reason found outside a transition — a harness stop
+ * hook that saw the same findings too many turns running. Pure; persisted like any escalation.
+ */
+export function escalateAt(graph: Graph, state: GraphState, nodeId: string, reason: string, now: string): TransitionResult {
+  const node = graph.byId.get(nodeId);
+  if (!node) return refuse(`node "${nodeId}" is not declared in the graph`, graph.nodes.map((n) => n.id));
+  if (state.escalated) return refuse(`the work item is already escalated at "${state.escalated.node}"`, []);
+  const effects: Effect[] = [];
+  const result = escalate(graph, { ...state, currentNode: nodeId }, node, reason, now, effects);
+  return { ok: true, ...result, taken: { from: nodeId, to: result.state.currentNode === nodeId ? null : ESCALATED_NODE, on: 'escalate' } };
+}
+
 /** Move the pointer to any declared node, audited; never records a verdict or an approval. */
 export function forceTransition(graph: Graph, state: GraphState, to: string, reason: string, by: string | null, now: string): TransitionResult {
   const target = graph.byId.get(to);
