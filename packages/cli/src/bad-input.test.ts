@@ -98,14 +98,21 @@ describe('check: unreadable or broken artifacts are findings with the file named
     expect(json(result).findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}`)).toEqual([`${SPEC}/requirements.md:1:1 artifact-empty`]);
   });
 
-  it('a 10 MB file is refused quickly, not parsed', async () => {
+  it('a 10 MB file is refused by its size, not parsed', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: `# R\n${'a'.repeat(10 * 1024 * 1024)}\n` });
-    const started = performance.now();
     const result = run(dir, 'check', 'item', '--format', 'json');
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(result.code).toBe(1);
     expect(json(result).findings[0]).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
     expect(json(result).findings[0]?.message).toMatch(/MB/);
+  });
+
+  it('a line no prose has (300,000 nested brackets) is refused with its line, not handed to the parser', async () => {
+    const dir = await repo({ [`${SPEC}/requirements.md`]: `# R\n\n${'['.repeat(150_000)}${']'.repeat(150_000)}\n` });
+    const result = run(dir, 'check', 'item', '--format', 'json');
+    expect(result.code).toBe(1);
+    const [finding] = json(result).findings;
+    expect(finding).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
+    expect(finding?.message).toContain('line 3 is 300000 characters long');
   });
 
   it('a symlink loop: artifact-unreadable naming each file of the loop', async () => {

@@ -8,6 +8,11 @@ import type { Repo } from './repo.js';
 /** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
 
+// The Markdown parser slows down badly on some single huge lines (hundreds of thousands of
+// nested brackets or quote markers): no prose line is this long, so such a file is refused
+// before it can hold a hook for minutes.
+export const MAX_LINE_LENGTH = 10_000;
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Every artifact file name the graph or the report knows. */
@@ -88,11 +93,17 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
     }
     const bytes = await readFile(path);
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
+    let text: string;
     try {
-      return { source: { text: decoder.decode(bytes) }, digest: sha256(bytes) };
+      text = decoder.decode(bytes);
     } catch {
       return unreadable('it is not valid UTF-8');
     }
+    const long = longestLine(text);
+    if (long.length > MAX_LINE_LENGTH) {
+      return unreadable(`line ${long.line} is ${long.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
+    }
+    return { source: { text }, digest: sha256(bytes) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -103,4 +114,19 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
     if (code === 'ELOOP') return unreadable('it is a symbolic link loop');
     return unreadable((error as Error).message);
   }
+}
+
+function longestLine(text: string): { line: number; length: number } {
+  let best = { line: 1, length: 0 };
+  let start = 0;
+  let line = 1;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    if (stop - start > best.length) best = { line, length: stop - start };
+    if (end === -1) break;
+    start = end + 1;
+    line += 1;
+  }
+  return best;
 }
