@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, readJson, runCli, writeFiles } from '../testing/cli-harness.js';
+import { makeRepo, readJson, runCli, writeFiles } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;

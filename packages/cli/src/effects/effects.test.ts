@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runCli, writeExecutable } from '../testing/cli-harness.js';
+import { makeRepo, runCli, writeExecutable } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;

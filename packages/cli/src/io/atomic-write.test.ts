@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDriver, sourcePath } from '../testing/bundle-driver.js';
+import { bundleDriver, sourcePath } from '../test-support/bundle-driver.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 // Version n of the file: valid JSON whose padding length is a function of n, so a torn or

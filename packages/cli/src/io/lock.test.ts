@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDriver, sourcePath } from '../testing/bundle-driver.js';
+import { bundleDriver, sourcePath } from '../test-support/bundle-driver.js';
 import { withLock } from './lock.js';
 
 // Each process increments a counter file N times under the lock, with a pause between the

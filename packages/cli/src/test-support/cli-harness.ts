@@ -1,52 +1,26 @@
 // Helpers for tests that run the built `the-loop` binary as a real child process against
 // temporary projects, with the harness stand-ins on PATH.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeRepo, runCli as run, type CliResult } from './cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-export const BIN = join(REPO_ROOT, 'packages/cli/bin/the-loop.cjs');
+export { BIN } from './cli.js';
 /** The `claude` and `cursor-agent` stand-ins. */
 export const STANDINS = join(REPO_ROOT, 'test-fixtures/harness-standins/bin');
 /** A PATH with the stand-ins and node (their interpreter), and nothing else. */
 export const STANDIN_PATH = [STANDINS, dirname(process.execPath)].join(delimiter);
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { CliResult } from './cli.js';
 
 /** A temp directory with the given files (paths relative to it). */
-export async function tempProject(files: Record<string, string> = {}): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'the-loop-test-'));
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return root;
-}
+export const tempProject = (files: Record<string, string> = {}): Promise<string> => makeRepo(files);
 
-/** Run the built CLI. `env` replaces the environment entirely (PATH included). */
+/** Run the built CLI. `env` replaces the environment entirely (PATH included): by default only the stand-ins and node. */
 export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
-  if (!existsSync(join(REPO_ROOT, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` first');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: options.env ?? { PATH: STANDIN_PATH },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
-  });
+  return run(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
 }
 
 /** One invocation a stand-in recorded. */

@@ -16,19 +16,28 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+export interface RunOptions {
+  readonly cwd: string;
+  readonly input?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** false: `env` is the whole environment (PATH included), nothing inherited. */
+  readonly inherit?: boolean;
+}
+
 /** Run the built CLI as a child process (argv list, no shell). */
-export function runCli(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
   return runArgv([process.execPath, BIN, ...args], options);
 }
 
 /** Run any argv list and collect its output. */
-export function runArgv(argv: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runArgv(argv: readonly string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = argv;
     // Variables a surrounding harness or CI may set must not steer the process under test.
     const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
-    const child = spawn(cmd as string, args, { cwd: options.cwd, env: { ...inherited, NO_COLOR: '1', ...options.env }, shell: false });
+    const env = options.inherit === false ? { ...options.env } : { ...inherited, NO_COLOR: '1', ...options.env };
+    const child = spawn(cmd as string, args, { cwd: options.cwd, env, shell: false });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
