@@ -1,3 +1,5 @@
+import { nonEmptyString, parseJsonObject } from '@the-loop/core';
+
 /** The Claude Code hook events the-loop answers. */
 export const CLAUDE_HOOK_EVENTS = ['Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse'] as const;
 export type ClaudeHookEvent = (typeof CLAUDE_HOOK_EVENTS)[number];
@@ -16,25 +18,19 @@ export interface ClaudeHookPayload {
 
 /** Parse the JSON Claude Code writes to a hook's stdin. */
 export function parseClaudePayload(text: string): { ok: true; payload: ClaudeHookPayload } | { ok: false; error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `the hook payload on stdin is not JSON: ${(error as Error).message}` };
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'the hook payload on stdin is not a JSON object' };
-  const o = value as Record<string, unknown>;
-  const text_ = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  const parsed = parseJsonObject(text, 'the hook payload on stdin');
+  if (!parsed.ok) return parsed;
+  const o = parsed.value;
   const input = o['tool_input'] && typeof o['tool_input'] === 'object' ? (o['tool_input'] as Record<string, unknown>) : {};
   return {
     ok: true,
     payload: {
-      event: text_(o['hook_event_name']) ?? '',
-      sessionId: text_(o['session_id']),
-      cwd: text_(o['cwd']),
+      event: nonEmptyString(o['hook_event_name']) ?? '',
+      sessionId: nonEmptyString(o['session_id']),
+      cwd: nonEmptyString(o['cwd']),
       stopHookActive: o['stop_hook_active'] === true,
-      toolName: text_(o['tool_name']),
-      filePath: text_(input['file_path']) ?? text_(input['notebook_path']),
+      toolName: nonEmptyString(o['tool_name']),
+      filePath: nonEmptyString(input['file_path']) ?? nonEmptyString(input['notebook_path']),
     },
   };
 }

@@ -1,3 +1,5 @@
+import { nonEmptyString, parseJsonObject } from '@the-loop/core';
+
 /** The Cursor hook events the-loop answers. */
 export const CURSOR_HOOK_EVENTS = ['stop', 'sessionStart', 'afterFileEdit'] as const;
 export type CursorHookEvent = (typeof CURSOR_HOOK_EVENTS)[number];
@@ -17,25 +19,19 @@ export interface CursorHookPayload {
 
 /** Parse the JSON Cursor writes to a hook's stdin. */
 export function parseCursorPayload(text: string): { ok: true; payload: CursorHookPayload } | { ok: false; error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `the hook payload on stdin is not JSON: ${(error as Error).message}` };
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'the hook payload on stdin is not a JSON object' };
-  const o = value as Record<string, unknown>;
-  const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  const parsed = parseJsonObject(text, 'the hook payload on stdin');
+  if (!parsed.ok) return parsed;
+  const o = parsed.value;
   const roots = Array.isArray(o['workspace_roots']) ? (o['workspace_roots'] as unknown[]) : [];
   return {
     ok: true,
     payload: {
-      event: str(o['hook_event_name']) ?? '',
-      sessionId: str(o['conversation_id']) ?? str(o['session_id']),
-      workspaceRoot: str(roots[0]),
-      status: str(o['status']),
+      event: nonEmptyString(o['hook_event_name']) ?? '',
+      sessionId: nonEmptyString(o['conversation_id']) ?? nonEmptyString(o['session_id']),
+      workspaceRoot: nonEmptyString(roots[0]),
+      status: nonEmptyString(o['status']),
       loopCount: typeof o['loop_count'] === 'number' ? o['loop_count'] : null,
-      filePath: str(o['file_path']),
+      filePath: nonEmptyString(o['file_path']),
     },
   };
 }

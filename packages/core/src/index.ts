@@ -65,3 +65,5 @@ export type { Author } from './critic/author.js';
 
 export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
 export type { ModelPair, ModelVerdict, ProbeObservation, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
+
+export { nonEmptyString, parseJsonObject } from './json/parse-json-object.js';
