@@ -1,7 +1,7 @@
 // Worker thread for `report` over many work items: evaluates its share of the ids and posts the
 // results back. Each worker opens the repository itself, so only ids and results cross threads.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { WorkItemResult } from '@the-loop/core';
+import { toReportInput, type ReportInput } from '@the-loop/core';
 import { evaluateFromDisk } from './io/evaluate.js';
 import { openRepo } from './io/repo.js';
 
@@ -10,10 +10,10 @@ interface Task {
   readonly ids: readonly string[];
 }
 
-async function evaluateShare(task: Task): Promise<WorkItemResult[]> {
+async function evaluateShare(task: Task): Promise<ReportInput[]> {
   const repo = await openRepo(task.root, undefined);
-  const results: WorkItemResult[] = [];
-  for (const id of task.ids) results.push(await evaluateFromDisk(repo, id));
+  const results: ReportInput[] = [];
+  for (const id of task.ids) results.push(toReportInput(await evaluateFromDisk(repo, id)));
   return results;
 }
 

@@ -15,8 +15,8 @@ export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-i
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
-export { buildReport } from './report/build-report.js';
-export type { ArtifactCount, Report, ReportItem } from './report/build-report.js';
+export { buildReport, toReportInput } from './report/build-report.js';
+export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/build-report.js';
 
 export { CONFIG_FILES, DEFAULT_SPEC_DIR, WorkflowSchema, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
 export type { ConfigResult, HarnessConfig } from './config/harness-config.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { WorkItemResult } from '@the-loop/core';
+import { toReportInput, type ReportInput } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
 import { mapLimit } from './map-limit.js';
 import type { Repo } from './repo.js';
@@ -9,27 +9,27 @@ import type { Repo } from './repo.js';
 const PARALLEL_THRESHOLD = 400;
 
 /**
- * Evaluate many work items, in order. Large sets are shared between this thread and worker
+ * Evaluate many work items for the report, in order. Large sets are shared between this thread and worker
  * threads (Markdown parsing is CPU-bound); `workerUrl` is the bundled worker entry, absent when
  * running from source.
  */
-export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl: URL | undefined): Promise<WorkItemResult[]> {
+export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl: URL | undefined): Promise<ReportInput[]> {
   const threads = Math.min(availableParallelism(), 4);
   if (!workerUrl || ids.length < PARALLEL_THRESHOLD || threads < 2) {
-    return mapLimit(ids, 32, (id) => evaluateFromDisk(repo, id));
+    return mapLimit(ids, 32, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   }
   const size = Math.ceil(ids.length / threads);
   const shares = Array.from({ length: threads }, (_, i) => ids.slice(i * size, (i + 1) * size));
   const [own, ...others] = shares;
   const remote = others.map((share) => runWorker(workerUrl, repo.root, share));
-  const local = await mapLimit(own ?? [], 32, (id) => evaluateFromDisk(repo, id));
+  const local = await mapLimit(own ?? [], 32, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   return [local, ...(await Promise.all(remote))].flat();
 }
 
-function runWorker(url: URL, root: string, ids: readonly string[]): Promise<WorkItemResult[]> {
+function runWorker(url: URL, root: string, ids: readonly string[]): Promise<ReportInput[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: { root, ids } });
-    worker.once('message', (results: WorkItemResult[]) => resolve(results));
+    worker.once('message', (results: ReportInput[]) => resolve(results));
     worker.once('error', reject);
     worker.once('exit', (code) => {
       if (code !== 0) reject(new Error(`a report worker exited with code ${code}`));

@@ -1,6 +1,15 @@
 import type { WorkItemResult } from '../gate/evaluate-work-item.js';
 import { compareIds, type Diagnostic } from '../diagnostic.js';
 
+/** What the report reads of each work item's result; the per-node detail stays behind. */
+export type ReportInput = Pick<WorkItemResult, 'workItem' | 'currentNode' | 'ok' | 'findings' | 'artifacts' | 'logPhase'>;
+
+/** Keep only what the report reads, so thousands of results stay small in memory and between threads. */
+export function toReportInput(result: WorkItemResult): ReportInput {
+  const { workItem, currentNode, ok, findings, artifacts, logPhase } = result;
+  return { workItem, currentNode, ok, findings, artifacts, logPhase };
+}
+
 export interface ArtifactCount {
   present: number;
   status: Record<string, number>;
@@ -27,7 +36,7 @@ export interface Report {
 }
 
 /** Aggregate work-item results into the report. `artifactNames` lists every name to count, present or not. */
-export function buildReport(specRoot: string, artifactNames: readonly string[], results: readonly WorkItemResult[]): Report {
+export function buildReport(specRoot: string, artifactNames: readonly string[], results: readonly ReportInput[]): Report {
   const artifacts: Record<string, ArtifactCount> = {};
   for (const name of artifactNames) artifacts[name] = { present: 0, status: {} };
   const executionLogPhases: Record<string, number> = {};
