@@ -40,12 +40,29 @@ export const command: Command = {
     }
     const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
-    if (format === 'json') env.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (format === 'json') writeReportJson(env.stdout, report);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
     else env.stdout.write(renderTable(report, colorsFor(env.stdout, env.env)));
     return report.ok ? 0 : 1;
   },
 };
+
+// The same text as JSON.stringify(report, null, 2), written an item at a time so a report over
+// thousands of work items never holds the whole document in one string.
+function writeReportJson(out: NodeJS.WritableStream, report: Report): void {
+  const { items, ...head } = report;
+  const opening = JSON.stringify({ ...head, items: [] }, null, 2);
+  if (items.length === 0) {
+    out.write(`${opening}\n`);
+    return;
+  }
+  out.write(`${opening.slice(0, opening.lastIndexOf('[]'))}[\n`);
+  items.forEach((item, index) => {
+    const text = JSON.stringify(item, null, 2).replace(/^/gm, '    ');
+    out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`);
+  });
+  out.write('  ]\n}\n');
+}
 
 // The bundled worker sits beside the bundle; from source, report runs on one thread.
 function workerEntry(): URL | undefined {

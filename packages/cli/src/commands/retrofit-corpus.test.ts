@@ -81,6 +81,11 @@ describe('report --format json over the retrofit corpus', () => {
     expect(report.items.filter((item) => item.ok)).toEqual([]);
   });
 
+  it('prints exactly one JSON document, written item by item yet identical to its pretty-printed self', () => {
+    const run = theLoop(['report', '--format', 'json']);
+    expect(run.stdout).toBe(`${JSON.stringify(JSON.parse(run.stdout), null, 2)}\n`);
+  });
+
   it('counts 34 work items; index.md beside the folders is not one', () => {
     expect(report.workItems).toBe(34);
     expect(report.items).toHaveLength(34);
