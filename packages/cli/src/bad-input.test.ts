@@ -222,6 +222,13 @@ describe('report: spec roots with nothing in them', () => {
     const report = JSON.parse(result.stdout);
     expect([report.workItems, report.items.map((i: { workItem: string }) => i.workItem)]).toEqual([2, ['alpha', 'beta']]);
   });
+
+  it('a folder whose name is not a work-item id is left out, and stderr says so', async () => {
+    const dir = await repo({ 'docs/specs/alpha/requirements.md': '# A\n', 'docs/specs/my spec/requirements.md': '# B\n' });
+    const result = run(dir, 'report', '--format', 'json');
+    expect(JSON.parse(result.stdout).items.map((i: { workItem: string }) => i.workItem)).toEqual(['alpha']);
+    expect(result.stderr).toContain('skipped docs/specs/my spec: "my spec" is not a work-item id');
+  });
 });
 
 describe('machine output: one JSON document with schemaVersion 1, the same exit code as the table', () => {

@@ -68,7 +68,7 @@ export const command: Command = {
       return failed(result, failOn) ? 1 : 0;
     }
 
-    const known = await listWorkItems(repo);
+    const known = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
     let ids: string[];
     if (values.all) {
       if (known.length === 0 && !values['allow-empty']) {

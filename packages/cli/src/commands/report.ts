@@ -34,7 +34,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
     const repo = await openRepo(env.cwd, values.repo);
-    const ids = await listWorkItems(repo);
+    const ids = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
     if (ids.length === 0 && !values['allow-empty']) {
       throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
     }

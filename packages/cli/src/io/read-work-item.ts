@@ -23,7 +23,7 @@ export function artifactNames(graph: Graph): string[] {
 }
 
 /** The work-item folders under the spec root, sorted. Files beside them (an index.md) are not work items. */
-export async function listWorkItems(repo: Repo): Promise<string[]> {
+export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: string) => void): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(repo.specRoot, { withFileTypes: true });
@@ -36,12 +36,13 @@ export async function listWorkItems(repo: Repo): Promise<string[]> {
   }
   const dirs: string[] = [];
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || workItemIdProblem(entry.name)) continue;
-    if (entry.isDirectory()) dirs.push(entry.name);
-    else if (entry.isSymbolicLink()) {
-      const target = await stat(join(repo.specRoot, entry.name)).catch(() => undefined);
-      if (target?.isDirectory()) dirs.push(entry.name);
-    }
+    if (entry.name.startsWith('.')) continue;
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(repo.specRoot, entry.name)).catch(() => undefined))?.isDirectory() === true);
+    if (!isDir) continue;
+    // A folder whose name is not a work-item id is left out, but never silently.
+    const problem = workItemIdProblem(entry.name);
+    if (problem) onSkip?.(entry.name, problem);
+    else dirs.push(entry.name);
   }
   return dirs.sort(compareIds);
 }
