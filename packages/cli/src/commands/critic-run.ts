@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
   attribution,
   authorFromFrontMatter,
@@ -20,7 +20,7 @@ import { UsageError } from '../errors.js';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo, type Repo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
-import { writeFileAtomic } from '../io/write-atomic.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { parseOptions, type CommandEnv } from '../main.js';
 import { findExecutable } from '../process/find-executable.js';
 import { runProcess, type RunOutcome } from '../process/run-process.js';
@@ -100,6 +100,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   if (!envelope.ok) env.stderr.write(`the-loop: critic "${name}" round failed: ${envelope.error ?? envelope.reason}\n`);
   if (outputFile !== undefined) {
     try {
+      await mkdir(dirname(outputFile), { recursive: true });
       await writeFileAtomic(outputFile, document);
     } catch (error) {
       env.stderr.write(`the-loop: cannot write --output-file ${values['output-file']}: ${(error as Error).message}\n`);

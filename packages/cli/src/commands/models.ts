@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   argvForDigest,
   cachedVerdict,
@@ -19,7 +19,7 @@ import { columns } from '../format/findings.js';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
-import { writeFileAtomic } from '../io/write-atomic.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { findExecutable } from '../process/find-executable.js';
 import { runProcess } from '../process/run-process.js';
@@ -80,6 +80,7 @@ async function modelsCheck(args: readonly string[], env: CommandEnv): Promise<nu
     results.push({ ...verdict, cached: false });
   }
   if (results.some((result) => !result.cached && result.verdict !== 'unknown')) {
+    await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, `${JSON.stringify({ schemaVersion: 1, verdicts: cache }, null, 2)}\n`);
   }
 
