@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
@@ -74,6 +74,12 @@ describe('check over a set of work items', () => {
     const badRef = await runCli(['check', '--changed-from', 'no-such-ref'], { cwd: dir });
     expect(badRef.code).toBe(2);
     expect(badRef.stderr).toContain('no-such-ref');
+
+    // git must not read the ref as an option of its own: no file is written, the run is refused.
+    const optionRef = await runCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
+    expect(optionRef.code).toBe(2);
+    expect(optionRef.stderr).toContain('--changed-from takes a git ref');
+    await expect(readdir(dir)).resolves.not.toContainEqual(expect.stringMatching(/^leak/));
   });
 });
 
