@@ -56,6 +56,19 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     expect(out.stderr).toContain('the push touches no work item');
   });
 
+  it('lets through a push that deletes the last work item, spec root and all', async () => {
+    const { dir, remote } = await setUp({ [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_DONE });
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'done item']);
+    expect((await push(dir, 'main')).code).toBe(0);
+    await git(dir, ['rm', '-q', '-r', 'docs']);
+    await git(dir, ['commit', '-q', '-m', 'drop the specs']);
+    const out = await push(dir, 'main');
+    expect(out.stderr).toContain('the push touches no work item');
+    expect(out.code).toBe(0);
+    expect((await git(remote, ['ls-tree', '-r', '--name-only', 'main'])).includes('docs/')).toBe(false);
+  });
+
   it('runs a chained user hook with the same stdin after the gate passes', async () => {
     const { dir } = await setUp();
     // Installed before: the user's own hook is kept and chained.

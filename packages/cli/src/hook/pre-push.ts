@@ -1,4 +1,4 @@
-import { access, constants, mkdtemp, rm } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { blockingFindings, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
@@ -57,7 +57,9 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
     const probe = await openRepo(temp, undefined);
     const ids = touchedWorkItems(probe.config.specDir, paths);
     await materializeCommitPaths(root, update.localSha, ids.map((id) => `${probe.config.specDir}/${id}`), temp);
-    const present = new Set(ids.length > 0 ? await listWorkItems(probe).catch(() => []) : []);
+    // A push that deletes the whole spec root leaves nothing to check; any other listing error refuses the push.
+    const specRootLeft = ids.length > 0 && (await stat(probe.specRoot).then((s) => s.isDirectory(), () => false));
+    const present = new Set(specRootLeft ? await listWorkItems(probe) : []);
     let refused = false;
     let checked = 0;
     for (const id of ids) {
