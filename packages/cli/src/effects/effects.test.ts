@@ -159,4 +159,19 @@ describe('notification effects', () => {
     expect(posts).toEqual([{ method: 'POST', type: 'application/json', body: expected }]);
     expect(result.json<{ effects: Report[] }>().effects.find((e) => e.kind === 'notify')).toMatchObject({ status: 'done', detail: 'sent via command node and webhook' });
   });
+
+  it('fail a notification command that outlives its timeout, and kill what it started with it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'the-loop-notify-'));
+    const script = join(dir, 'hang.cjs');
+    const late = join(dir, 'late.txt');
+    // The command starts a helper that would write a file after 3 s, then never exits itself.
+    const helper = `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(late)}, 'too late'), 3000)`;
+    await writeFile(script, `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(helper)}], { stdio: 'ignore' }); setInterval(() => {}, 1000);`);
+    const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}]\n  timeoutSeconds: 1\n` });
+    const result = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.json<{ effects: Report[] }>().effects.find((e) => e.kind === 'notify')).toMatchObject({ status: 'failed', detail: expect.stringContaining('timed out after 1 s') });
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await expect(readFile(late, 'utf8')).rejects.toThrow();
+  }, 20_000);
 });
