@@ -2,6 +2,3 @@
 export class UsageError extends Error {
   readonly exitCode = 2;
 }
-
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, unmet: 1, usage: 2 } as const;
