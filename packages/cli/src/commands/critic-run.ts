@@ -171,7 +171,7 @@ async function runRound(critic: CriticEntry, invocation: Invocation): Promise<En
   const executable = await findExecutable(invocation.command, invocation.env, invocation.cwd);
   const outcome: RunOutcome =
     executable === undefined
-      ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stderr: '', truncated: false, durationMs: 0 }
+      ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', truncated: false, durationMs: 0 }
       : await runProcess({ ...invocation, command: executable });
   // Found on PATH but "not found" at exec time: its interpreter (the #! line) is missing.
   if (executable !== undefined && outcome.spawnError === 'not-found') {

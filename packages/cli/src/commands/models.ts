@@ -22,7 +22,7 @@ import { loadReviews } from '../io/reviews.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { findExecutable } from '../process/find-executable.js';
-import { runProcess } from '../process/run-process.js';
+import { definedEnv, runProcess } from '../process/run-process.js';
 
 const USAGE = `Usage: the-loop models check [--repo DIR] [--refresh] [--timeout SECONDS] [--format table|json]
 
@@ -116,7 +116,7 @@ async function probe(
           args: oneShot.args,
           stdin: oneShot.stdin,
           cwd: root,
-          env: Object.fromEntries(Object.entries(env.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+          env: definedEnv(env.env),
           timeoutMs: timeoutSeconds * 1000,
         });
   const { verdict, reason, message } = classifyProbe(observation, adapter);

@@ -1,4 +1,4 @@
-import { runProcess } from '../process/run-process.js';
+import { definedEnv, runProcess } from '../process/run-process.js';
 
 export interface ArgvResult {
   /** Exit code, or null when the program could not start, timed out or was killed. */
@@ -15,8 +15,7 @@ export interface ArgvResult {
  */
 export async function runArgv(argv: readonly string[], options: { input?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<ArgvResult> {
   const [program = '', ...args] = argv;
-  const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const outcome = await runProcess({ command: program, args, cwd: options.cwd ?? process.cwd(), env, stdin: options.input, timeoutMs: options.timeoutMs });
+  const outcome = await runProcess({ command: program, args, cwd: options.cwd ?? process.cwd(), env: definedEnv(options.env ?? process.env), stdin: options.input, timeoutMs: options.timeoutMs });
   const error =
     outcome.spawnError === 'not-found'
       ? `${program} is not installed (not found on PATH)`

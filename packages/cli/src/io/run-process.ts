@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { definedEnv, runProcess as runGroup } from '../process/run-process.js';
+
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface ProcessResult {
   readonly code: number;
@@ -8,45 +10,27 @@ export interface ProcessResult {
 
 export interface RunOptions {
   readonly cwd: string;
-  readonly input?: string | Buffer;
+  readonly input?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
 }
 
 /**
- * Run an argv list (never a shell) and collect its output. A process that cannot start,
- * is killed or times out is a non-zero result with the reason in `stderr`, never a success.
+ * Run an argv list (never a shell) through the one process runner and give its stdout as
+ * bytes. A process that cannot start, is killed or times out is a non-zero result with the
+ * reason in `stderr`, never a success.
  */
-export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessResult> {
+export async function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessResult> {
   const [command, ...args] = argv;
-  return new Promise((resolve) => {
-    if (!command) {
-      resolve({ code: 127, stdout: Buffer.alloc(0), stderr: 'empty command' });
-      return;
-    }
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      shell: false,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 60_000,
-      killSignal: 'SIGKILL',
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => {});
-    let failure: string | undefined;
-    child.on('error', (error) => (failure = error.message));
-    child.on('close', (code, signal) => {
-      const stderr = Buffer.concat(err).toString('utf8');
-      resolve({
-        code: failure !== undefined ? 127 : (code ?? 128),
-        stdout: Buffer.concat(out),
-        stderr: failure ?? (signal ? `${stderr}killed by ${signal}` : stderr),
-      });
-    });
-    child.stdin.end(options.input ?? '');
-  });
+  if (!command) return { code: 127, stdout: Buffer.alloc(0), stderr: 'empty command' };
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const outcome = await runGroup({ command, args, cwd: options.cwd, env: definedEnv(options.env ?? process.env), stdin: options.input, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES });
+  if (outcome.spawnError !== undefined) {
+    return { code: 127, stdout: outcome.stdoutBytes, stderr: outcome.spawnError === 'not-found' ? `${command}: not found` : outcome.spawnError };
+  }
+  if (outcome.timedOut) return { code: 124, stdout: outcome.stdoutBytes, stderr: `${outcome.stderr}timed out after ${timeoutMs / 1000} s` };
+  // Cut-off output (a path list missing its tail) would let a gate check less than it should.
+  if (outcome.truncated) return { code: 125, stdout: outcome.stdoutBytes, stderr: `${outcome.stderr}output over ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB was cut off` };
+  if (outcome.exitCode === null) return { code: 128, stdout: outcome.stdoutBytes, stderr: `${outcome.stderr}killed by ${outcome.signal ?? 'a signal'}` };
+  return { code: outcome.exitCode, stdout: outcome.stdoutBytes, stderr: outcome.stderr };
 }

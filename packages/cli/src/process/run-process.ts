@@ -24,6 +24,8 @@ export interface RunOutcome {
   readonly signal: NodeJS.Signals | null;
   readonly timedOut: boolean;
   readonly stdout: string;
+  /** stdout as the bytes it was, for binary output (git cat-file). */
+  readonly stdoutBytes: Buffer;
   readonly stderr: string;
   readonly truncated: boolean;
   readonly durationMs: number;
@@ -64,6 +66,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         signal: exit?.signal ?? null,
         timedOut,
         stdout: out.text(),
+        stdoutBytes: out.bytes(),
         stderr: err.text(),
         truncated: out.truncated || err.truncated,
         durationMs: performance.now() - started,
@@ -135,6 +138,11 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
   });
 }
 
+/** An environment as a child process takes it: variables that are unset are left out. */
+export function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 function describeSpawnError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'not-found';
@@ -158,7 +166,10 @@ class Collector {
     this.chunks.push(kept);
     this.size += kept.length;
   }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
   text(): string {
-    return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(this.chunks));
+    return new TextDecoder('utf-8', { fatal: false }).decode(this.bytes());
   }
 }
