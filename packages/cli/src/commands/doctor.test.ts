@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BIN, git, makeRepo, runCli } from '../test-support/cli.js';
+import { BIN, git, makeRepo, runCli, writeFiles } from '../test-support/cli.js';
 
 interface Report {
   ok: boolean;
@@ -40,6 +40,19 @@ describe('doctor', () => {
     const stop = (JSON.parse(out.stdout) as Report).harnesses[0]!.checks.find((c) => c.event === 'Stop')!;
     expect(stop.detail).toContain('cannot run without a shell');
   });
+
+  it('fails when a harness settings file does not parse, even with another hook working', async () => {
+    const dir = await makeRepo({});
+    await git(dir, ['init', '-q']);
+    expect((await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
+    await writeFiles(dir, { '.claude/settings.json': '{"hooks": ' });
+    const out = await runCli(['doctor', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(out.stdout) as Report;
+    expect(report.harnesses.find((h) => h.harness === 'claude')!.checks).toEqual([{ event: '(file)', ok: false, detail: '.claude/settings.json is not valid JSON' }]);
+    expect(report.harnesses.find((h) => h.harness === 'git')!.checks.every((c) => c.ok)).toBe(true);
+    expect(report.ok).toBe(false);
+    expect(out.code).toBe(1);
+  }, 120_000);
 
   it('exits 1 when nothing is installed: nothing is enforced', async () => {
     const dir = await makeRepo({});

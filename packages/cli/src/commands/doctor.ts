@@ -46,7 +46,8 @@ export const command: Command = {
     const repo = await openRepo(env.cwd, values.repo);
     const reports: HarnessReport[] = await Promise.all([checkJsonHarness('claude', repo.root, env), checkJsonHarness('cursor', repo.root, env), checkGit(repo.root, env)]);
     const installed = reports.filter((r) => r.installed !== 'no');
-    const ok = installed.length > 0 && installed.every((r) => r.installed === 'yes' && r.checks.every((c) => c.ok));
+    // A settings file that does not parse counts as not installed, and its failed check still fails the run.
+    const ok = installed.length > 0 && installed.every((r) => r.installed === 'yes') && reports.every((r) => r.checks.every((c) => c.ok));
     if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ok, harnesses: reports }, null, 2)}\n`);
     else {
       const lines: string[] = [];
