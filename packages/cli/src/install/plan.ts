@@ -28,7 +28,9 @@ export async function applyChanges(changes: readonly Change[]): Promise<void> {
   for (const change of changes) {
     if (change.kind === 'write') {
       await mkdir(dirname(change.path), { recursive: true });
-      await writeFileAtomic(change.path, change.text);
+      // The mode is set before the rename: git skips a hook that is not executable, so a
+      // pre-push briefly replaced by a 0644 file would let a push through unchecked.
+      await writeFileAtomic(change.path, change.text, change.mode);
       if (change.mode !== undefined) await chmod(change.path, change.mode);
     } else if (change.kind === 'rename') await rename(change.from, change.to);
     else await rm(change.path, { force: true });

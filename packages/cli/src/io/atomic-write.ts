@@ -7,10 +7,10 @@ import { basename, dirname, join } from 'node:path';
  * write a temp file in the same directory, fsync it, rename it over the target, then fsync
  * the directory so the rename itself survives a power cut.
  */
-export async function writeFileAtomic(path: string, contents: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, contents: string | Uint8Array, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await open(temp, 'wx', mode);
   try {
     await handle.writeFile(contents);
     await handle.sync();
