@@ -63,6 +63,8 @@ describe('models check', () => {
     const file = JSON.parse(await readFile(join(root, VERDICTS), 'utf8')) as { schemaVersion: number; verdicts: Record<string, Verdict> };
     expect(file.schemaVersion).toBe(1);
     expect(Object.keys(file.verdicts)).toEqual(['claude/opus', 'cursor/gpt-5']);
+    // Machine-local: the directory keeps itself out of git.
+    expect(await readFile(join(root, '.the-loop/local/.gitignore'), 'utf8')).toBe('*\n');
   });
 
   it('reuses a cached verdict taken against the same argv, and --refresh probes again', async () => {

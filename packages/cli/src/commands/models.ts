@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import {
   argvForDigest,
   cachedVerdict,
@@ -19,7 +19,7 @@ import { columns } from '../format/findings.js';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { withLocalLock, writeStateFile } from '../io/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { findExecutable } from '../process/find-executable.js';
 import { definedEnv, runProcess } from '../process/run-process.js';
@@ -80,8 +80,8 @@ async function modelsCheck(args: readonly string[], env: CommandEnv): Promise<nu
     results.push({ ...verdict, cached: false });
   }
   if (results.some((result) => !result.cached && result.verdict !== 'unknown')) {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, `${JSON.stringify({ schemaVersion: 1, verdicts: cache }, null, 2)}\n`);
+    // The local-state directory ignores itself in git and serialises writers.
+    await withLocalLock(repo.root, (dir) => writeStateFile(dir, basename(VERDICT_FILE), { schemaVersion: 1, verdicts: cache }));
   }
 
   if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, models: results }, null, 2)}\n`);
