@@ -31,8 +31,8 @@ function runWorker(url: URL, root: string, ids: readonly string[]): Promise<Repo
     const worker = new Worker(url, { workerData: { root, ids } });
     worker.once('message', (results: ReportInput[]) => resolve(results));
     worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`a report worker exited with code ${code}`));
-    });
+    // Results arrive before 'exit', so this only rejects a worker that ended without them: left
+    // pending, the promise would let the process drain and exit 0 with no report.
+    worker.once('exit', (code) => reject(new Error(code !== 0 ? `a report worker exited with code ${code}` : 'a report worker exited without its results')));
   });
 }
