@@ -1,5 +1,6 @@
-// Builds the CLI as one minified ESM bundle (start-up time is a budget) with lazily loaded
-// command chunks, and the library packages' dist/ (JavaScript + declarations) for other tools.
+// Builds the CLI and report's worker thread as minified CommonJS bundles, the CLI with a V8
+// code cache (start-up time is a budget), and the library packages' dist/ (JavaScript +
+// declarations) for other tools.
 import { build } from 'esbuild';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
