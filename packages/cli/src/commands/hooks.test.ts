@@ -120,5 +120,10 @@ describe('hooks install', () => {
     expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
     const bad = await runCli(['hooks', 'install', '--claude', '--command', 'the-loop; rm -rf /'], { cwd: dir });
     expect(bad.code).toBe(2);
+    // Command substitution runs in the shell that starts the hook, like any other operator.
+    const substituted = await runCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
+    expect(substituted.code).toBe(2);
+    expect(substituted.stderr).toContain('no shell operators');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
   });
 });

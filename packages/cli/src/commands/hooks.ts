@@ -33,7 +33,7 @@ export const command: Command = {
     );
     if (positionals.length !== 1 || positionals[0] !== 'install') throw new UsageError(`the hooks command is \`the-loop hooks install\`\n${USAGE}`);
     const launcher = values.command?.trim();
-    if (launcher !== undefined && (launcher === '' || /[\n\r;&|`<>]/.test(launcher))) {
+    if (launcher !== undefined && (launcher === '' || /[\n\r;&|`<>]|\$\(/.test(launcher))) {
       throw new UsageError('--command must be a plain launcher such as `npx the-loop` or `node tools/the-loop.mjs` (no shell operators)');
     }
     const root = resolve(env.cwd, values.repo ?? '.');
