@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { compareText } from '../diagnostic.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
@@ -44,7 +45,7 @@ export function parseGraphState(file: string, text: string, expectedWorkItem?: s
 
 /** Serialise a state the way it is checked in: stable key order, two-space indent, final newline. */
 export function serializeGraphState(state: GraphState): string {
-  const nodes = Object.fromEntries(Object.entries(state.nodes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const nodes = Object.fromEntries(Object.entries(state.nodes).sort(([a], [b]) => compareText(a, b)));
   return `${JSON.stringify({ ...state, nodes }, null, 2)}\n`;
 }
 
