@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
+import { lineIndex } from '../yaml/line-index.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
@@ -73,7 +74,5 @@ export function nodeRecord(state: GraphState, node: string): NodeRecord {
 function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } {
   const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
   if (!match) return { line: 1, column: 1 };
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
+  return lineIndex(text)(Number(match[1]));
 }
