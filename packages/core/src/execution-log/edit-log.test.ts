@@ -23,6 +23,12 @@ describe('setFrontMatterValue', () => {
     expect(setFrontMatterValue('---\nphase: [unclosed\n---\n', 'phase', 'x').ok).toBe(false);
   });
 
+  it('refuses a front-matter that is a list or a scalar instead of throwing', () => {
+    for (const inner of ['- a\n- b\n', '[1, 2]\n', 'just text\n']) {
+      expect(setFrontMatterValue(`---\n${inner}---\n# Log\n`, 'phase', 'x')).toEqual({ ok: false, reason: 'its front-matter is not a mapping' });
+    }
+  });
+
   it('always yields front-matter that parses to the new value', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom('title', 'owner', 'status'), fc.string({ maxLength: 12 })), fc.stringMatching(/^[a-z][a-z-]{0,15}$/), (data, phase) => {

@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { isMap, parseDocument } from 'yaml';
 import { findSection } from '../artifact/find-section.js';
 import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { TransitionRow } from '../graph-state/effects.js';
@@ -17,7 +17,8 @@ export function setFrontMatterValue(text: string, key: string, value: string): E
   const [whole, bom = '', eol = '\n', inner = ''] = match;
   const doc = parseDocument(inner);
   if (doc.errors.length > 0) return { ok: false, reason: `its front-matter does not parse: ${doc.errors[0]!.message.split('\n', 1)[0]}` };
-  if (doc.contents !== null && typeof doc.toJS() !== 'object') return { ok: false, reason: 'its front-matter is not a mapping' };
+  // A list is an object to typeof too, and setting a key on it throws.
+  if (doc.contents !== null && !isMap(doc.contents)) return { ok: false, reason: 'its front-matter is not a mapping' };
   const current = doc.get(key, true);
   // Keep the scalar node, so a trailing comment stays where it was; only its value changes.
   if (current && typeof current === 'object' && 'value' in current) (current as { value: unknown }).value = value;
