@@ -56,4 +56,15 @@ describe('appendTransitionRow', () => {
     expect(artifact.tables.find((t) => t.section === 'Phase transitions')?.rows.length).toBe(2);
     expect(artifact.tables.find((t) => t.section === 'Review cycles')?.rows.length).toBe(1);
   });
+
+  it('finds the table past a code block whose lines start with #, and keeps prose after a new table apart from it', () => {
+    const fenced = '# Log\n\n## Phase transitions\n\n```sh\n# run this\n```\n\n| When | From | To | Outcome | Note |\n| --- | --- | --- | --- | --- |\n| t0 | (start) | design | start | — |\n\n## Next\n';
+    const tables = parseArtifact('x.md', appendTransitionRow(fenced, row)).tables;
+    expect(tables.map((t) => t.rows.map((r) => r.cells[0]))).toEqual([['t0', '2026-01-01T00:00:00.000Z']]);
+
+    const prose = appendTransitionRow('# Log\n\n## Phase transitions\nNothing yet.\n', row);
+    const artifact = parseArtifact('x.md', prose);
+    expect(artifact.tables[0]?.rows.map((r) => r.cells[0])).toEqual(['2026-01-01T00:00:00.000Z']);
+    expect(prose).toContain('\n\nNothing yet.\n');
+  });
 });
