@@ -1,8 +1,6 @@
 import { formatLocation, type Diagnostic, type GatePredicate, type Graph, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf } from './blocking-findings.js';
-
-// Enough for an agent to start on; `the-loop check <id>` lists everything.
-const MAX_LISTED = 20;
+import { findingLines } from './finding-lines.js';
 
 /**
  * The context a session start (or a prompt) gets: where the work item stands, what the
@@ -36,9 +34,7 @@ export function sessionContext(graph: Graph, specDir: string, result: WorkItemRe
 }
 
 function listed(id: string, findings: readonly Diagnostic[]): string[] {
-  const lines = findings.slice(0, MAX_LISTED).map((d) => `- ${formatLocation(d)} ${d.ruleId}: ${d.message}`);
-  if (findings.length > MAX_LISTED) lines.push(`- … ${findings.length - MAX_LISTED} more: run \`the-loop check ${id}\``);
-  return lines;
+  return findingLines(id, findings, (d) => `${formatLocation(d)} ${d.ruleId}: ${d.message}`);
 }
 
 function describePredicate(predicate: GatePredicate): string {

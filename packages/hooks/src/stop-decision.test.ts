@@ -44,6 +44,15 @@ describe('decideStop', () => {
     if (decision.kind === 'block') expect(decision.reason).toContain('- docs/specs/item/tasks.md:3:1 tasks-incomplete');
   });
 
+  it('lists at most 20 findings and says how many more, so a huge tasks file does not flood the reply', () => {
+    const many = evaluate(`# Tasks\n\n${'- [ ] open\n'.repeat(500)}`);
+    const decision = decideStop({ result: many, previous: undefined, cap: 3, session: 's' });
+    if (decision.kind !== 'block') throw new Error('expected a block');
+    expect(decision.reason.split('\n').filter((line) => line.includes(' tasks-incomplete: '))).toHaveLength(20);
+    expect(decision.reason).toContain('- … 480 more: run `the-loop check item`');
+    expect(decision.findings).toHaveLength(500);
+  });
+
   it('the same findings are blocked at most `cap` times in a row, then allowed for good in that session', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 20 }), (cap, n) => {

@@ -1,4 +1,4 @@
-import { workItemIdProblem } from '@the-loop/core';
+import { editedArtifact } from './edited-artifact.js';
 
 /**
  * The work items a set of changed paths touches: the first folder under the spec root.
@@ -6,15 +6,10 @@ import { workItemIdProblem } from '@the-loop/core';
  * name is not a valid id.
  */
 export function touchedWorkItems(specDir: string, paths: readonly string[]): string[] {
-  const prefix = `${specDir.replace(/\/+$/, '')}/`;
   const ids = new Set<string>();
   for (const path of paths) {
-    const normal = path.replace(/\\/g, '/');
-    if (!normal.startsWith(prefix)) continue;
-    const rest = normal.slice(prefix.length).split('/');
-    if (rest.length < 2) continue;
-    const id = rest[0] as string;
-    if (!workItemIdProblem(id)) ids.add(id);
+    const id = editedArtifact(specDir, path)?.workItem;
+    if (id !== undefined) ids.add(id);
   }
   return [...ids].sort();
 }

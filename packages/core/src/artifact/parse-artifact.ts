@@ -87,7 +87,9 @@ function readSections(root: Root): Section[] {
   children.forEach((node, index) => {
     if (node.type !== 'heading') return;
     const owned: RootContent[] = [];
-    for (const next of children.slice(index + 1)) {
+    // Indexing, not slicing the rest: a copy per heading is quadratic on a file of headings.
+    for (let at = index + 1; at < children.length; at += 1) {
+      const next = children[at] as RootContent;
       if (next.type === 'heading' && next.depth <= node.depth) break;
       owned.push(next);
     }

@@ -98,6 +98,15 @@ describe('parseHarnessConfig: workflow.graph', () => {
     expect(found).toEqual([expect.stringMatching(/:8:\d+ node "a": unknown key "sectons" \(did you mean "sections"\?/)]);
   });
 
+  it('reports a node id the extension declares twice instead of keeping only the last', () => {
+    for (const id of ['extra', 'design']) {
+      const found = issues(
+        yaml('workflow:', '  graph:', '    extends: default', '    nodes:', `      - {id: ${id}, phase: design, actor: agent}`, `      - {id: ${id}, phase: design, actor: human}`),
+      );
+      expect(found).toEqual([expect.stringMatching(new RegExp(`:6:\\d+ .*duplicate node id "${id}"`))]);
+    }
+  });
+
   it('names the line in this file, not the merged graph, for an error in an extension', () => {
     const found = issues(
       yaml(

@@ -127,7 +127,9 @@ function mergeGraph(
   const extraNodes = Array.isArray(extension['nodes']) ? (extension['nodes'] as unknown[]) : [];
   extraNodes.forEach((node, index) => {
     const id = (node as Record<string, unknown> | null)?.['id'];
-    const at = nodes.findIndex((n) => n['id'] === id);
+    // Only a default node not yet replaced: an id the extension repeats is appended, so the
+    // compiler reports it as a duplicate instead of the later entry silently winning.
+    const at = nodes.findIndex((n, i) => i < baseNodes.length && nodeOrigin[i] === undefined && n['id'] === id);
     if (at >= 0) {
       nodes[at] = node as Record<string, unknown>;
       nodeOrigin[at] = index;

@@ -23,6 +23,12 @@ describe('setFrontMatterValue', () => {
     expect(setFrontMatterValue('---\nphase: [unclosed\n---\n', 'phase', 'x').ok).toBe(false);
   });
 
+  it('refuses a front-matter that is a list or a scalar instead of throwing', () => {
+    for (const inner of ['- a\n- b\n', '[1, 2]\n', 'just text\n']) {
+      expect(setFrontMatterValue(`---\n${inner}---\n# Log\n`, 'phase', 'x')).toEqual({ ok: false, reason: 'its front-matter is not a mapping' });
+    }
+  });
+
   it('always yields front-matter that parses to the new value', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom('title', 'owner', 'status'), fc.string({ maxLength: 12 })), fc.stringMatching(/^[a-z][a-z-]{0,15}$/), (data, phase) => {
@@ -49,5 +55,16 @@ describe('appendTransitionRow', () => {
     const artifact = parseArtifact('x.md', out);
     expect(artifact.tables.find((t) => t.section === 'Phase transitions')?.rows.length).toBe(2);
     expect(artifact.tables.find((t) => t.section === 'Review cycles')?.rows.length).toBe(1);
+  });
+
+  it('finds the table past a code block whose lines start with #, and keeps prose after a new table apart from it', () => {
+    const fenced = '# Log\n\n## Phase transitions\n\n```sh\n# run this\n```\n\n| When | From | To | Outcome | Note |\n| --- | --- | --- | --- | --- |\n| t0 | (start) | design | start | — |\n\n## Next\n';
+    const tables = parseArtifact('x.md', appendTransitionRow(fenced, row)).tables;
+    expect(tables.map((t) => t.rows.map((r) => r.cells[0]))).toEqual([['t0', '2026-01-01T00:00:00.000Z']]);
+
+    const prose = appendTransitionRow('# Log\n\n## Phase transitions\nNothing yet.\n', row);
+    const artifact = parseArtifact('x.md', prose);
+    expect(artifact.tables[0]?.rows.map((r) => r.cells[0])).toEqual(['2026-01-01T00:00:00.000Z']);
+    expect(prose).toContain('\n\nNothing yet.\n');
   });
 });

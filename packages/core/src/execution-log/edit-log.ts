@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { isMap, parseDocument } from 'yaml';
 import { findSection } from '../artifact/find-section.js';
 import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { TransitionRow } from '../graph-state/effects.js';
@@ -17,7 +17,8 @@ export function setFrontMatterValue(text: string, key: string, value: string): E
   const [whole, bom = '', eol = '\n', inner = ''] = match;
   const doc = parseDocument(inner);
   if (doc.errors.length > 0) return { ok: false, reason: `its front-matter does not parse: ${doc.errors[0]!.message.split('\n', 1)[0]}` };
-  if (doc.contents !== null && typeof doc.toJS() !== 'object') return { ok: false, reason: 'its front-matter is not a mapping' };
+  // A list is an object to typeof too, and setting a key on it throws.
+  if (doc.contents !== null && !isMap(doc.contents)) return { ok: false, reason: 'its front-matter is not a mapping' };
   const current = doc.get(key, true);
   // Keep the scalar node, so a trailing comment stays where it was; only its value changes.
   if (current && typeof current === 'object' && 'value' in current) (current as { value: unknown }).value = value;
@@ -37,27 +38,23 @@ export function appendTransitionRow(text: string, row: TransitionRow): string {
   const line = `| ${cells.join(' | ')} |`;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
-  const section = findSection(parseArtifact('execution-log.md', text), PHASE_TRANSITIONS);
+  const artifact = parseArtifact('execution-log.md', text);
+  const section = findSection(artifact, PHASE_TRANSITIONS);
   const table = [`| ${HEADER.join(' | ')} |`, `| ${HEADER.map(() => '---').join(' | ')} |`, line];
   if (!section) {
     const trimmed = text.replace(/\s+$/, '');
     return `${trimmed}${trimmed ? `${eol}${eol}` : ''}## ${PHASE_TRANSITIONS}${eol}${eol}${table.join(eol)}${eol}`;
   }
+  // The parsed document, not a line scan, says where the section and its table end: a `#`
+  // line inside a code block is not a heading.
   const start = section.position.line; // 1-based heading line
-  let end = lines.length;
-  for (let i = start; i < lines.length; i += 1) {
-    if (/^ {0,3}#{1,6}(\s|$)/.test(lines[i]!)) {
-      end = i;
-      break;
-    }
-  }
-  let lastRow = -1;
-  for (let i = start; i < end; i += 1) {
-    if (/^\s*\|/.test(lines[i]!)) lastRow = i;
-    else if (lastRow >= 0 && lines[i]!.trim() !== '') break;
-  }
-  if (lastRow >= 0) lines.splice(lastRow + 1, 0, line);
-  else lines.splice(start, 0, '', ...table);
+  const next = artifact.sections.find((s) => s.position.line > start && s.depth <= section.depth);
+  const end = next ? next.position.line : Number.POSITIVE_INFINITY;
+  const existing = artifact.tables.find((t) => t.position.line > start && t.position.line < end && t.position.column <= 4);
+  if (existing) {
+    const last = existing.rows[existing.rows.length - 1]?.position.line ?? existing.position.line + 1;
+    lines.splice(last, 0, line);
+  } else lines.splice(start, 0, '', ...table, ...(lines[start]?.trim() ? [''] : []));
   return lines.join(eol);
 }
 

@@ -45,13 +45,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
   const line = mainLine(graph);
   const selected = new Set(input.selectedOptIns ?? []);
-  const ctxBase = {
-    lookup: (name: string) => files.lookup(name),
-    pathOf: (name: string) => files.pathOf(name),
-    approvals: input.approvals ?? [],
-    digests: input.digests ?? new Map<string, string>(),
-    approvers: new Set(input.approvers ?? []),
-  };
+  const ctxBase = predicateBase(input, files);
   const verdicts = new Map<string, Verdict>();
   const verdictOf = (node: GraphNode): Verdict => {
     let verdict = verdicts.get(node.id);
@@ -162,15 +156,20 @@ export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string)
   const node = graph.byId.get(nodeId);
   if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
-  const base = {
+  const verdict = evaluateNode(node, files, predicateBase(input, files), new Set(input.selectedOptIns ?? []));
+  return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
+}
+
+type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
+
+function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+  return {
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
   };
-  const verdict = evaluateNode(node, files, base, new Set(input.selectedOptIns ?? []));
-  return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */
@@ -184,7 +183,8 @@ export function mainLine(graph: Graph): GraphNode[] {
     seen.add(id);
     line.push(node);
     const from: string = id;
-    id = (graph.edges.find((e) => e.from === from && e.on === 'skip') && node.optional ? graph.edges.find((e) => e.from === from && e.on === 'skip') : graph.edges.find((e) => e.from === from && e.on === 'pass'))?.to;
+    const skip = node.optional ? graph.edges.find((e) => e.from === from && e.on === 'skip') : undefined;
+    id = (skip ?? graph.edges.find((e) => e.from === from && e.on === 'pass'))?.to;
   }
   return line;
 }
@@ -192,7 +192,7 @@ export function mainLine(graph: Graph): GraphNode[] {
 function evaluateNode(
   node: GraphNode,
   files: ArtifactSet,
-  base: Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>,
+  base: PredicateBase,
   selected: ReadonlySet<string>,
 ): Verdict {
   if (node.optIn && !selected.has(node.id)) return { outcome: 'skip', findings: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../diagnostic.js';
-import { getDefaultGraph } from '../graph/compile-graph.js';
+import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, type WorkItemResult } from './evaluate-work-item.js';
 import type { ArtifactSource, WorkItemInput } from './inputs.js';
 
@@ -239,6 +239,26 @@ describe('approval-missing / approval-stale', () => {
   it('ok: an approver approved the current digest of bugfix.md', () => {
     const result = evaluate({ 'bugfix.md': REQUIREMENTS }, approvedBy('bugfix.md'));
     expect(node(result, 'requirements-approval')).toEqual({ status: 'passed', outcome: 'pass', findings: [] });
+  });
+});
+
+describe('approval of an artifact the node does not produce', () => {
+  const compiled = compileGraph(
+    'graph.yaml',
+    ['start: sign-off', 'nodes:', '  - {id: sign-off, phase: design, actor: human, gate: [{approved: design.md}]}', 'edges: []', ''].join('\n'),
+  );
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
+  const run = (files: Record<string, string>, extra: Partial<WorkItemInput> = {}) =>
+    evaluateWorkItem(compiled.graph, { id: 'w', dir: DIR, files: new Map(Object.entries(files).map(([k, text]) => [k, { text }])), ...extra });
+
+  it('not ok: the artifact is absent, so there is nothing approved', () => {
+    const result = run({});
+    expect(result.ok).toBe(false);
+    expect(node(result, 'sign-off')).toEqual({ status: 'current', outcome: 'block', findings: ['design.md:-:- artifact-missing'] });
+  });
+
+  it('ok: the artifact is present and approved', () => {
+    expect(run({ 'design.md': DESIGN }, approvedBy('design.md')).ok).toBe(true);
   });
 });
 

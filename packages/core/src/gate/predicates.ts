@@ -201,8 +201,20 @@ function reviewRounds(rule: { type: string; min: number }, ctx: PredicateContext
 }
 
 function approved(names: string, ctx: PredicateContext): Diagnostic[] {
-  const target = names.split('|').map((name) => name.trim()).map((name) => ctx.lookup(name)).find(Boolean);
-  if (!target) return [];
+  const wanted = names.split('|').map((name) => name.trim());
+  const target = wanted.map((name) => ctx.lookup(name)).find(Boolean);
+  // Nothing readable to approve is never an approval (the node need not produce the file).
+  if (!target) {
+    return [
+      diagnostic({
+        ruleId: 'artifact-missing',
+        message: `${wanted.join(' or ')} is missing or unreadable, so there is nothing to approve.`,
+        file: ctx.pathOf(wanted[0] as string),
+        node: ctx.node.id,
+        fix: `Write ${wanted.join(' or ')} before it is approved.`,
+      }),
+    ];
+  }
   const digest = ctx.digests.get(target.name);
   const records = ctx.approvals.filter((a) => a.artifact === target.name && ctx.approvers.has(a.by));
   const fresh = records.find((a) => a.digest === digest);

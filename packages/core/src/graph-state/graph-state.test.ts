@@ -17,6 +17,13 @@ describe('parseGraphState', () => {
     if (!result.ok) expect(result.issues[0]).toMatchObject({ file: 'docs/specs/issue-3/graph-state.json', message: expect.stringContaining('not valid JSON') });
   });
 
+  it('puts a JSON syntax error at its line and column, whatever the line endings', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const result = parseGraphState('graph-state.json', ['{', '  "workItem": "a",', '}'].join(eol));
+      expect(result.ok ? undefined : result.issues[0]).toMatchObject({ line: 3, column: 1 });
+    }
+  });
+
   it('points at the offending key of a schema violation', () => {
     const broken = valid.replace('"approvals": []', '"approvals": [{"artifact": "design.md", "digest": "abc", "by": "x", "at": "yesterday"}]').replace('"escalated": null', '"escalated": null,\n  "sneaky": true');
     const result = parseGraphState('graph-state.json', broken);

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { compareText } from '../diagnostic.js';
+import { lineIndex } from '../yaml/line-index.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
@@ -44,7 +46,7 @@ export function parseGraphState(file: string, text: string, expectedWorkItem?: s
 
 /** Serialise a state the way it is checked in: stable key order, two-space indent, final newline. */
 export function serializeGraphState(state: GraphState): string {
-  const nodes = Object.fromEntries(Object.entries(state.nodes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const nodes = Object.fromEntries(Object.entries(state.nodes).sort(([a], [b]) => compareText(a, b)));
   return `${JSON.stringify({ ...state, nodes }, null, 2)}\n`;
 }
 
@@ -72,7 +74,5 @@ export function nodeRecord(state: GraphState, node: string): NodeRecord {
 function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } {
   const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
   if (!match) return { line: 1, column: 1 };
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
+  return lineIndex(text)(Number(match[1]));
 }

@@ -1,3 +1,4 @@
+import { parseJsonObject } from '../json/parse-json-object.js';
 import { NO_USAGE, type HarnessResult, type Usage } from './adapter.js';
 
 /** Keys a reviewer's text is found under, in the order they are tried. */
@@ -20,12 +21,8 @@ export function parseResultObject(stdout: string): Record<string, unknown> | und
 
 function tryObject(text: string): Record<string, unknown> | undefined {
   if (!text.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonObject(text, 'the result');
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** The reviewer's text from a payload, or undefined when no known key holds a string. */
