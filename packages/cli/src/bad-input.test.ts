@@ -115,6 +115,15 @@ describe('check: unreadable or broken artifacts are findings with the file named
     expect(finding?.message).toContain('line 3 is 300000 characters long');
   });
 
+  it('a file of thousands of separate lists (a shape the parser is quadratic on) is refused by its line count', async () => {
+    const dir = await repo({ [`${SPEC}/requirements.md`]: '# a\n\n- x\n- y\n'.repeat(5_000) });
+    const result = run(dir, 'check', 'item', '--format', 'json');
+    expect(result.code).toBe(1);
+    const [finding] = json(result).findings;
+    expect(finding).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
+    expect(finding?.message).toContain('it has 20001 lines');
+  });
+
   it('a symlink loop: artifact-unreadable naming each file of the loop', async () => {
     const dir = await repo({ [`${SPEC}/notes.txt`]: 'x' });
     await symlink('design.md', join(dir, SPEC, 'requirements.md'));

@@ -8,10 +8,13 @@ import type { Repo } from './repo.js';
 /** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
 
-// The Markdown parser slows down badly on some single huge lines (hundreds of thousands of
-// nested brackets or quote markers): no prose line is this long, so such a file is refused
-// before it can hold a hook for minutes.
+// The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
+// thousands of nested brackets or quote markers), or thousands of separate lists (20,000 took
+// minutes). No prose line is this long and no spec this many lines, so such a file is refused
+// before it can hold a hook for minutes; within both limits the worst known shape parses in
+// about three seconds.
 export const MAX_LINE_LENGTH = 10_000;
+export const MAX_LINES = 10_000;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -100,10 +103,11 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
     } catch {
       return unreadable('it is not valid UTF-8');
     }
-    const long = longestLine(text);
-    if (long.length > MAX_LINE_LENGTH) {
-      return unreadable(`line ${long.line} is ${long.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
+    const shape = lineShape(text);
+    if (shape.longest.length > MAX_LINE_LENGTH) {
+      return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
+    if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
     return { source: { text }, digest: sha256(bytes) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -117,7 +121,7 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
   }
 }
 
-function longestLine(text: string): { line: number; length: number } {
+function lineShape(text: string): { lines: number; longest: { line: number; length: number } } {
   let best = { line: 1, length: 0 };
   let start = 0;
   let line = 1;
@@ -129,5 +133,5 @@ function longestLine(text: string): { line: number; length: number } {
     start = end + 1;
     line += 1;
   }
-  return best;
+  return { lines: line, longest: best };
 }
