@@ -2,7 +2,7 @@ import type { Nodes, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 
 // Words a template leaves where an author was meant to write something.
-const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...', 'n/a-placeholder']);
+const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...']);
 // `<describe the boundary>`-style prompts: an angle-bracketed phrase with no attributes.
 const PLACEHOLDER_TAG = /<[^<>=/"']*>/g;
 const HTML_COMMENT = /<!--[\s\S]*?(-->|$)/g;
