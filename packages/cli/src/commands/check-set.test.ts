@@ -145,4 +145,20 @@ describe('--format github', () => {
     expect(lines.every((l) => /^::(error|warning) file=[^,]+(,line=\d+,col=\d+)?,title=[^:]+::[^\n]*$/.test(l))).toBe(true);
     expect(out.stderr).toContain('the-loop: 3 work items checked; blocking: draft, open');
   });
+
+  it('under --fail-on block, a finding that only waits on a person is a notice, not an error beside a green run', async () => {
+    const dir = await makeRepo({ ...items, '.the-loop/harness-config.yaml': graphConfig({ humanApproval: true }), 'docs/specs/open/tasks.md': TASKS_DONE });
+    const block = await runCli(['check', '--all', '--format', 'github', '--fail-on', 'block'], { cwd: dir });
+    const waiting = (text: string) => text.split('\n').filter((l) => l.includes('approval-missing'));
+    expect(waiting(block.stdout).length).toBeGreaterThan(0);
+    expect(waiting(block.stdout).every((l) => l.startsWith('::notice '))).toBe(true);
+    const unmet = await runCli(['check', '--all', '--format', 'github', '--fail-on', 'unmet'], { cwd: dir });
+    expect(waiting(unmet.stdout).every((l) => l.startsWith('::error '))).toBe(true);
+    expect(unmet.code).toBe(1);
+    const sarif = JSON.parse((await runCli(['check', '--all', '--format', 'sarif', '--fail-on', 'block'], { cwd: dir })).stdout);
+    const levels = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId === 'approval-missing').map((r: { level: string }) => r.level);
+    expect(levels.length).toBeGreaterThan(0);
+    expect(new Set(levels)).toEqual(new Set(['note']));
+    expect((await validator())(sarif)).toBe(true);
+  });
 });

@@ -97,9 +97,9 @@ export const command: Command = {
 
 function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: 'unmet' | 'block', env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo): void {
   const failing = results.filter((r) => failed(r, failOn)).map((r) => r.workItem);
-  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl }), null, 2)}\n`);
+  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }), null, 2)}\n`);
   else if (format === 'github') {
-    env.stdout.write(toGithubAnnotations(results));
+    env.stdout.write(toGithubAnnotations(results, failOn));
     env.stderr.write(githubSummary(results, failing));
   } else {
     const c = colorsFor(env.stdout, env.env);

@@ -1,17 +1,20 @@
 import { type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import { levelOf, type Level } from './level.js';
 
-/** GitHub Actions workflow commands: one `::error`/`::warning` annotation per finding. */
-export function toGithubAnnotations(results: readonly WorkItemResult[]): string {
-  const lines = results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d)));
+const COMMAND: Record<Level, string> = { error: 'error', warning: 'warning', note: 'notice' };
+
+/** GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per finding. */
+export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: 'unmet' | 'block'): string {
+  const lines = results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d, levelOf(result, d, failOn))));
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-function annotation(workItem: string, d: Diagnostic): string {
+function annotation(workItem: string, d: Diagnostic, level: Level): string {
   const props = [`file=${escapeProperty(d.file)}`];
   if (d.line !== undefined) props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
   props.push(`title=${escapeProperty(`the-loop ${d.ruleId} (${workItem}${d.node ? ` · ${d.node}` : ''})`)}`);
   const text = `${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
-  return `::${d.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(text)}`;
+  return `::${COMMAND[level]} ${props.join(',')}::${escapeData(text)}`;
 }
 
 // The escaping GitHub's toolkit applies to workflow-command data and properties.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { RULE_IDS, type Diagnostic, type RuleId, type WorkItemResult } from '@the-loop/core';
+import { levelOf, type Level } from './level.js';
 
 /** Where code scanning links a rule when no other documentation URL is given (SARIF needs an absolute URI). */
 export const DEFAULT_RULES_URL = 'urn:the-loop:rules';
@@ -28,7 +29,7 @@ const RULE_SUMMARIES: Record<RuleId, string> = {
 };
 
 /** SARIF 2.1.0 for a set of checked work items: every rule in `rules[]`, stable fingerprints. */
-export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string }): Log {
+export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string; failOn: 'unmet' | 'block' }): Log {
   const rules: ReportingDescriptor[] = RULE_IDS.map((id) => ({
     id,
     name: id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase()),
@@ -43,7 +44,7 @@ export function toSarif(results: readonly WorkItemResult[], options: { version: 
       const base = `${d.ruleId}\u0000${d.file}\u0000${d.message}`;
       const occurrence = (seen.get(base) ?? 0) + 1;
       seen.set(base, occurrence);
-      return toResult(result.workItem, d, fingerprint(`${base}\u0000${occurrence}`));
+      return toResult(result.workItem, d, fingerprint(`${base}\u0000${occurrence}`), levelOf(result, d, options.failOn));
     }),
   );
   return {
@@ -60,11 +61,11 @@ export function toSarif(results: readonly WorkItemResult[], options: { version: 
   };
 }
 
-function toResult(workItem: string, d: Diagnostic, print: string): Result {
+function toResult(workItem: string, d: Diagnostic, print: string, level: Level): Result {
   return {
     ruleId: d.ruleId,
     ruleIndex: RULE_IDS.indexOf(d.ruleId),
-    level: d.severity === 'error' ? 'error' : 'warning',
+    level,
     message: { text: d.fix ? `${d.message} Fix: ${d.fix}` : d.message },
     locations: [
       {
