@@ -10,6 +10,9 @@ import type { Repo } from './repo.js';
 /** The file a person or a tool writes to say which work item is being worked on. */
 export const CURRENT_POINTER = '.the-loop/current';
 
+// Work items evaluated at a time while looking for the only open one.
+const BATCH = 4;
+
 export type Resolution = { readonly id: string; readonly via: string } | { readonly id: undefined; readonly why: string };
 
 /**
@@ -41,10 +44,14 @@ export async function resolveCurrentWorkItem(repo: Repo, explicit: string | unde
     if (id) return { id, via: `branch ${branch}` };
     notes.push(`branch "${branch}" names no work item`);
   }
-  const results = await mapLimit(known, 16, (id) => evaluateFromDisk(repo, id));
-  const open = results.filter((r) => !r.ok).map((r) => r.workItem);
+  // A hook runs on every turn: stop evaluating as soon as a second open item rules this out.
+  const open: string[] = [];
+  for (let start = 0; start < known.length && open.length < 2; start += BATCH) {
+    const results = await mapLimit(known.slice(start, start + BATCH), BATCH, (id) => evaluateFromDisk(repo, id));
+    open.push(...results.filter((r) => !r.ok).map((r) => r.workItem));
+  }
   if (open.length === 1) return { id: open[0] as string, via: 'the only open work item' };
-  notes.push(open.length === 0 ? `no work item under ${repo.config.specDir} is open` : `${open.length} work items are open (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', …' : ''})`);
+  notes.push(open.length === 0 ? `no work item under ${repo.config.specDir} is open` : `at least 2 work items are open (${open.slice(0, 2).join(', ')})`);
   return { id: undefined, why: `no current work item: ${notes.join('; ')}. Write its id to ${CURRENT_POINTER} or name the branch after it.` };
 }
 
