@@ -24,6 +24,10 @@ describe('classifyProbe', () => {
     expect(classifyProbe({ ...ran, spawnError: 'not-found', exitCode: null }, adapter)).toMatchObject({ verdict: 'unknown', reason: 'binary-missing' });
     expect(classifyProbe({ ...ran, timedOut: true, exitCode: null }, adapter)).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
   });
+
+  it('never calls a probe killed by a signal a refusal (it would be cached and withhold the model)', () => {
+    expect(classifyProbe({ ...ran, exitCode: null }, adapter)).toMatchObject({ verdict: 'unknown', reason: 'killed' });
+  });
 });
 
 describe('the verdict cache', () => {

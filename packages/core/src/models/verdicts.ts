@@ -5,7 +5,7 @@ import type { HarnessAdapter } from '../harness/adapter.js';
 export type VerdictKind = 'ok' | 'refused' | 'unknown';
 
 /** Why a verdict is what it is, as a stable code beside the human message. */
-export type VerdictReason = 'answered' | 'model-refused' | 'flag-rejected' | 'binary-missing' | 'timeout' | 'spawn-failed';
+export type VerdictReason = 'answered' | 'model-refused' | 'flag-rejected' | 'binary-missing' | 'timeout' | 'spawn-failed' | 'killed';
 
 export interface ModelVerdict {
   readonly harness: string;
@@ -62,6 +62,8 @@ export function classifyProbe(observation: ProbeObservation, adapter: HarnessAda
   if (observation.spawnError === 'not-found') return { verdict: 'unknown', reason: 'binary-missing', message: `${adapter.binary} is not on PATH` };
   if (observation.spawnError !== undefined) return { verdict: 'unknown', reason: 'spawn-failed', message: observation.spawnError };
   if (observation.timedOut) return { verdict: 'unknown', reason: 'timeout', message: 'the probe timed out' };
+  // Ended by a signal from outside (no exit code): the harness said nothing about the model.
+  if (observation.exitCode === null) return { verdict: 'unknown', reason: 'killed', message: 'the probe was ended by a signal before it answered' };
   const flag = /unknown option '([^']*)'/.exec(observation.stderr) ?? /unknown option "([^"]*)"/.exec(observation.stderr);
   if (flag) {
     return { verdict: 'unknown', reason: 'flag-rejected', message: `${adapter.binary} rejected the flag ${flag[1]} that the-loop passed; the adapter's argv is wrong, not the model` };
