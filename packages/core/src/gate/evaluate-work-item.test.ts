@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, mainLine, type WorkItemResult } from './evaluate-work-item.js';
 import type { WorkItemInput } from './inputs.js';
+import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // How the current node is derived: walking pass edges with verdicts, and inspecting every
 // node the work has already reached even while an earlier node waits on a human.
@@ -14,40 +15,9 @@ function evaluate(files: Record<string, string>, extra: Partial<WorkItemInput> =
 const statuses = (result: WorkItemResult): string[] => result.nodes.filter((n) => n.status !== 'pending').map((n) => `${n.node} ${n.status} ${n.outcome}`);
 const rulesOf = (result: WorkItemResult, id: string): string[] => (result.nodes.find((n) => n.node === id)?.findings ?? []).map((d) => `${d.file.slice(DIR.length + 1)}:${d.line}:${d.column} ${d.ruleId}`);
 
-function approvedBy(...names: string[]): Partial<WorkItemInput> {
-  return {
-    approvals: names.map((artifact) => ({ artifact, digest: `d-${artifact}`, by: 'ann', at: '2026-01-01T00:00:00Z' })),
-    digests: new Map(names.map((name) => [name, `d-${name}`])),
-    approvers: ['ann'],
-  };
-}
 
 const REQUIREMENTS = '---\nstatus: approved\n---\n# Requirements\n## Security considerations\n- **webhook endpoint**: signed\n';
 const DESIGN = '---\nstatus: approved\n---\n# Design\n## Security design\nThe webhook endpoint checks signatures.\n';
-const LOG = (phase: string): string =>
-  [
-    '---',
-    `phase: ${phase}`,
-    '---',
-    '# Execution log',
-    '## Review cycles',
-    '| # | type | outcome |',
-    '|---|---|---|',
-    '| 1 | self | zero |',
-    '| 2 | critic | new findings |',
-    '| 3 | security | zero |',
-    '## Verification results',
-    'green',
-    '## Evidence',
-    'run linked',
-    '## Capability docs',
-    'updated',
-    '## Reviewer briefing',
-    'start at the gate',
-    '## Learnings',
-    'keep gates small',
-    '',
-  ].join('\n');
 
 describe('mainLine', () => {
   it('follows pass edges from start, in walk order, and leaves out nodes no pass edge reaches', () => {
@@ -95,7 +65,7 @@ describe('evaluateWorkItem: the walk', () => {
   });
 
   it('an opt-in node is skipped unless selected, and gated once selected', () => {
-    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('complete') };
+    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
     const approvals = approvedBy('requirements.md', 'design.md', 'execution-log.md');
     expect(evaluate(files, approvals).nodes.find((n) => n.node === 'design-critic-review')?.status).toBe('skipped');
     const selected = evaluate(files, { ...approvals, selectedOptIns: ['design-critic-review'] });
@@ -104,7 +74,7 @@ describe('evaluateWorkItem: the walk', () => {
   });
 
   it('a finished work item whose log says complete passes with no finding at all', () => {
-    const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('complete') }, approvedBy('requirements.md', 'design.md', 'execution-log.md'));
+    const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') }, approvedBy('requirements.md', 'design.md', 'execution-log.md'));
     expect(result.currentNode).toBeNull();
     expect(result.ok).toBe(true);
     expect(result.findings).toEqual([]);
@@ -112,7 +82,7 @@ describe('evaluateWorkItem: the walk', () => {
   });
 
   it('a finished work item whose graph state disagrees ends unmet at the last node, not passed', () => {
-    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('complete') };
+    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
     const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
     expect(result.ok).toBe(false);
     expect(result.currentNode).toBe('learnings');
@@ -122,7 +92,7 @@ describe('evaluateWorkItem: the walk', () => {
   });
 
   it('waits on the final human approval without blocking once every agent node passes', () => {
-    const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': LOG('needs-review') }, approvedBy('requirements.md', 'design.md'));
+    const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('needs-review') }, approvedBy('requirements.md', 'design.md'));
     expect(result.currentNode).toBe('human-approval');
     expect(result.nodes.find((n) => n.node === 'human-approval')?.outcome).toBe('wait');
     expect(result.findings.filter((d) => d.severity === 'error').map((d) => d.ruleId)).toEqual(['approval-missing']);

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, type WorkItemResult } from './evaluate-work-item.js';
 import type { ArtifactSource, WorkItemInput } from './inputs.js';
+import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // Every gate predicate of the default graph, ok and not ok, through evaluateWorkItem with
 // small in-memory work items. Findings print as `file:line:col ruleId`, remark-lint style.
@@ -20,14 +21,6 @@ const node = (result: WorkItemResult, id: string) => {
   return { status: found.status, outcome: found.outcome, findings: found.findings.map(show) };
 };
 
-/** Approvals by `ann` (an approver) of each artifact at digest `d-<name>`, and those digests. */
-function approvedBy(...names: string[]): Partial<WorkItemInput> {
-  return {
-    approvals: names.map((artifact) => ({ artifact, digest: `d-${artifact}`, by: 'ann', at: '2026-01-01T00:00:00Z' })),
-    digests: new Map(names.map((name) => [name, `d-${name}`])),
-    approvers: ['ann'],
-  };
-}
 
 const REQUIREMENTS = ['---', 'status: approved', '---', '# Requirements', '## Security considerations', '- **webhook endpoint**: signed', '- `token store`: at rest', ''].join('\n');
 const DESIGN = ['---', 'status: approved', '---', '# Design', '## Security design', 'The webhook endpoint checks signatures; the token store is encrypted.', ''].join('\n');
@@ -264,28 +257,5 @@ describe('approval of an artifact the node does not produce', () => {
 
 /** A work item with every artifact written, its log at `phase`. */
 function completeItem(phase: string): Record<string, string> {
-  const log = [
-    '---',
-    `phase: ${phase}`,
-    '---',
-    '# Execution log',
-    '## Review cycles',
-    '| # | type | outcome |',
-    '|---|---|---|',
-    '| 1 | self | zero |',
-    '| 2 | critic | new findings |',
-    '| 3 | security | zero |',
-    '## Verification results',
-    'All checks green.',
-    '## Evidence',
-    'Test run linked.',
-    '## Capability docs',
-    'Updated.',
-    '## Reviewer briefing',
-    'Start at the gate.',
-    '## Learnings',
-    'Keep gates small.',
-    '',
-  ].join('\n');
-  return { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '# Tasks\n- [x] one\n- [X] two\n', 'execution-log.md': log };
+  return { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '# Tasks\n- [x] one\n- [X] two\n', 'execution-log.md': completeLog(phase) };
 }
