@@ -17,6 +17,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Every child process goes through the one runner (decision 050).
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: ['packages/cli/src/process/run-process.ts', 'packages/cli/src/**/*.test.ts', 'packages/cli/src/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['child_process', 'node:child_process'].map((name) => ({ name, message: 'Start processes with runProcess from process/run-process.ts.' })),
+        },
+      ],
+    },
+  },
+  {
     // The core is pure: no file system, no processes, no environment, no clock.
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts'],

@@ -64,6 +64,9 @@ export { authorFromFrontMatter, isSameAuthor } from './critic/author.js';
 export type { Author } from './critic/author.js';
 
 export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
-export type { ModelPair, ModelVerdict, ProbeObservation, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
+export type { ModelPair, ModelVerdict, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
 
 export { nonEmptyString, parseJsonObject } from './json/parse-json-object.js';
+
+export { howItEnded, notStarted, runFailure } from './process/process.js';
+export type { ProcessRequest, ProcessResult } from './process/process.js';

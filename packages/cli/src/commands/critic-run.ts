@@ -14,6 +14,7 @@ import {
   type CriticDeclaration,
   type CriticEntry,
   type Invocation,
+  type ProcessResult,
   type Usage,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
@@ -22,8 +23,7 @@ import { openRepo, type Repo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { parseOptions, type CommandEnv } from '../main.js';
-import { findExecutable } from '../process/find-executable.js';
-import { runProcess, type RunOutcome } from '../process/run-process.js';
+import { runOnPath } from '../process/run-process.js';
 import { withScratchFile } from '../process/scratch-file.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
@@ -168,19 +168,10 @@ async function readPromptFile(path: string): Promise<{ text: string; path: strin
 }
 
 async function runRound(critic: CriticEntry, invocation: Invocation): Promise<Envelope> {
-  const executable = await findExecutable(invocation.command, invocation.env, invocation.cwd);
-  const outcome: RunOutcome =
-    executable === undefined
-      ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', truncated: false, durationMs: 0 }
-      : await runProcess({ ...invocation, command: executable });
-  // Found on PATH but "not found" at exec time: its interpreter (the #! line) is missing.
-  if (executable !== undefined && outcome.spawnError === 'not-found') {
-    return envelopeFor(critic, invocation, { ...outcome, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` });
-  }
-  return envelopeFor(critic, invocation, outcome);
+  return envelopeFor(critic, invocation, await runOnPath(invocation));
 }
 
-function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOutcome): Envelope {
+function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: ProcessResult): Envelope {
   const parsed =
     invocation.outputFormat === 'json'
       ? (BUILT_IN_ADAPTERS.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)

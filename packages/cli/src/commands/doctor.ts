@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { howItEnded } from '@the-loop/core';
 import { CLAUDE_HOOK_EVENTS, installedClaudeCommands } from '@the-loop/adapter-claude';
 import { CURSOR_HOOK_EVENTS, installedCursorCommands } from '@the-loop/adapter-cursor';
 import { UsageError } from '../errors.js';
@@ -11,7 +12,7 @@ import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
 import { CLAUDE_SETTINGS, CURSOR_HOOKS, gitHooksDir } from '../install/targets.js';
 import { git } from '../io/git.js';
 import { openRepo } from '../io/repo.js';
-import { runProcess } from '../io/run-process.js';
+import { runProcess, type RunResult } from '../process/run-process.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 
 const USAGE = `Usage: the-loop doctor [--repo DIR] [--format table|json]
@@ -95,14 +96,14 @@ async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, li
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
     // Harnesses start hooks in the project directory; the payload (and $CLAUDE_PROJECT_DIR) point at the canaries.
-    const result = await runProcess(argv, { cwd: root, input: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
+    const result = await runArgv(argv, { cwd: root, stdin: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
     let reply: Record<string, unknown> | undefined;
     try {
-      reply = JSON.parse(result.stdout.toString('utf8')) as Record<string, unknown>;
+      reply = JSON.parse(result.stdout) as Record<string, unknown>;
     } catch {
       reply = undefined;
     }
-    return { code: result.code, reply, stderr: result.stderr };
+    return { ...result, reply };
   };
   const base = (id: string): Record<string, unknown> =>
     harness === 'claude'
@@ -120,8 +121,8 @@ async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, li
     if (event === 'UserPromptSubmit') payload = { ...payload, prompt: 'carry on' };
     if (event === 'SessionStart' || event === 'sessionStart') payload = { ...payload, source: 'startup' };
     const out = await run(id, payload);
-    if (out.code !== 0 || out.reply === undefined) {
-      problems.push(`${id}: exit ${out.code}, ${out.reply === undefined ? 'no JSON reply' : 'reply'}${out.stderr.trim() ? ` (${out.stderr.trim().split('\n')[0]})` : ''}`);
+    if (out.exitCode !== 0 || out.reply === undefined) {
+      problems.push(`${id}: ${out.ended}, ${out.reply === undefined ? 'no JSON reply' : 'reply'}${out.stderr.trim() ? ` (${out.stderr.trim().split('\n')[0]})` : ''}`);
       continue;
     }
     const said = replyText(out.reply);
@@ -166,23 +167,30 @@ async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {
     await g(['commit', '-q', '-m', 'control']);
     const base = (await g(['rev-parse', 'HEAD'])).toString('utf8').trim();
     const push = async (ref: string, sha: string, remote: string) =>
-      runProcess(argv, { cwd: repoDir, input: `refs/heads/${ref} ${sha} refs/heads/${ref} ${remote}\n`, env: { ...env.env, NO_COLOR: '1' }, timeoutMs: 60_000 });
+      runArgv(argv, { cwd: repoDir, stdin: `refs/heads/${ref} ${sha} refs/heads/${ref} ${remote}\n`, env: { ...env.env, NO_COLOR: '1' }, timeoutMs: 60_000 });
     const problems: string[] = [];
     const control = await push('main', base, '0'.repeat(40));
-    if (control.code !== 0) problems.push(`${CONTROL}: the clean push was refused (exit ${control.code}${control.stderr.trim() ? `: ${control.stderr.trim().split('\n').pop()}` : ''})`);
+    if (control.exitCode !== 0) problems.push(`${CONTROL}: the clean push was refused (${control.ended}${control.stderr.trim() ? `: ${control.stderr.trim().split('\n').pop()}` : ''})`);
     for (const canary of CANARIES) {
       await g(['checkout', '-q', '-b', canary.id, base]);
       await g(['add', '--', `${SPEC_DIR}/${canary.id}`]);
       await g(['commit', '-q', '-m', canary.violation]);
       const sha = (await g(['rev-parse', 'HEAD'])).toString('utf8').trim();
       const out = await push(canary.id, sha, base);
-      if (out.code === 0 || !out.stderr.includes(canary.ruleId)) problems.push(`${canary.id}: ${canary.violation} was pushed through (exit ${out.code})`);
+      if (out.exitCode === 0 || !out.stderr.includes(canary.ruleId)) problems.push(`${canary.id}: ${canary.violation} was pushed through (${out.ended})`);
     }
     return problems.length > 0
       ? { event: 'pre-push', ok: false, detail: problems.join('; ') }
       : { event: 'pre-push', ok: true, detail: 'refuses every canary push, lets the control through' };
   });
   return { harness: 'git', file, installed: 'yes', checks: [check] };
+}
+
+// Run an installed hook's command line (already split into argv) and say how it ended.
+async function runArgv(argv: readonly string[], options: { cwd: string; stdin: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunResult & { ended: string }> {
+  const request = { command: argv[0] ?? '', args: argv.slice(1), ...options };
+  const result = await runProcess(request);
+  return { ...result, ended: howItEnded(request, result) };
 }
 
 async function withCanaryRepo<T>(fn: (dir: string) => Promise<T>): Promise<T> {

@@ -21,8 +21,7 @@ import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { withLocalLock, writeStateFile } from '../io/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
-import { findExecutable } from '../process/find-executable.js';
-import { definedEnv, runProcess } from '../process/run-process.js';
+import { runOnPath } from '../process/run-process.js';
 
 const USAGE = `Usage: the-loop models check [--repo DIR] [--refresh] [--timeout SECONDS] [--format table|json]
 
@@ -107,18 +106,7 @@ async function probe(
   env: CommandEnv,
   timeoutSeconds: number,
 ): Promise<ModelVerdict> {
-  const executable = await findExecutable(adapter.binary, env.env, root);
-  const observation =
-    executable === undefined
-      ? { spawnError: 'not-found', timedOut: false, exitCode: null, stdout: '', stderr: '' }
-      : await runProcess({
-          command: executable,
-          args: oneShot.args,
-          stdin: oneShot.stdin,
-          cwd: root,
-          env: definedEnv(env.env),
-          timeoutMs: timeoutSeconds * 1000,
-        });
+  const observation = await runOnPath({ command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, cwd: root, env: env.env, timeoutMs: timeoutSeconds * 1000 });
   const { verdict, reason, message } = classifyProbe(observation, adapter);
   return { harness: pair.harness, model: pair.model ?? 'default', verdict, reason, message, argvDigest, checkedAt: env.now().toISOString() };
 }

@@ -1,5 +1,5 @@
-import type { GitHubConfig } from '@the-loop/core';
-import { runArgv } from '../io/run-argv.js';
+import { runFailure, type GitHubConfig } from '@the-loop/core';
+import { runProcess } from '../process/run-process.js';
 
 /** The prefix of the labels the-loop owns; every other label on an issue is left alone. */
 export const LOOP_LABEL_PREFIX = 'loop:';
@@ -22,10 +22,12 @@ export async function replaceLoopLabel(port: LabelPort, issue: number, label: st
 }
 
 /** Labels through `gh issue view/edit` (argv, never a shell; gh keeps its own authentication). */
-export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, timeoutMs = 60_000): LabelPort {
+export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 60_000): LabelPort {
   const gh = async (args: string[]): Promise<string> => {
-    const result = await runArgv(['gh', ...args], { timeoutMs, env });
-    if (result.code !== 0) throw new Error(`gh ${args.slice(0, 2).join(' ')} failed: ${result.error ?? (result.stderr.trim() || `exit ${result.code}`)}`);
+    const request = { command: 'gh', args, cwd, env, timeoutMs };
+    const result = await runProcess(request);
+    const failure = runFailure(request, result);
+    if (failure !== undefined) throw new Error(`gh ${args.slice(0, 2).join(' ')} failed: ${failure}`);
     return result.stdout;
   };
   return {

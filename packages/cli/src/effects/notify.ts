@@ -1,6 +1,6 @@
-import type { NotificationsConfig } from '@the-loop/core';
+import { runFailure, type NotificationsConfig } from '@the-loop/core';
 import { basename } from 'node:path';
-import { runArgv } from '../io/run-argv.js';
+import { runProcess } from '../process/run-process.js';
 
 /** What a notification command (on stdin) or webhook (as the POST body) receives. */
 export interface Notification {
@@ -20,10 +20,12 @@ export async function deliver(config: NotificationsConfig, notification: Notific
   const failed: string[] = [];
   const timeoutMs = config.timeoutSeconds * 1000;
   if (config.command) {
-    const result = await runArgv(config.command, { input: payload, timeoutMs, env, cwd });
-    const program = basename(config.command[0]!);
-    if (result.code === 0) done.push(`command ${program}`);
-    else failed.push(`command ${program}: ${result.error ?? (result.stderr.trim().slice(0, 200) || `exit ${result.code}`)}`);
+    const [command, ...args] = config.command;
+    const request = { command: command!, args, cwd, env, stdin: payload, timeoutMs };
+    const failure = runFailure(request, await runProcess(request));
+    const program = basename(command!);
+    if (failure === undefined) done.push(`command ${program}`);
+    else failed.push(`command ${program}: ${failure.slice(0, 200)}`);
   }
   if (config.webhook) {
     try {

@@ -75,7 +75,7 @@ async function setLabel(effect: Extract<Effect, { kind: 'set-label' }>, ctx: Eff
     const token = ctx.env['GITHUB_TOKEN'] || ctx.env['GH_TOKEN'];
     if (!token) return { ...effect, status: 'failed', detail: 'github.port is rest, but neither GITHUB_TOKEN nor GH_TOKEN is set' };
     port = restLabelPort(github, token);
-  } else port = ghLabelPort(github, ctx.env);
+  } else port = ghLabelPort(github, ctx.env, ctx.repo.root);
   try {
     return { ...effect, status: 'done', detail: await replaceLoopLabel(port, issue, effect.label) };
   } catch (error) {

@@ -81,6 +81,14 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     expect(await readFile(join(dir, '.git/user-hook-stdin'), 'utf8')).toMatch(/^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}\n$/);
   });
 
+  it('refuses the push (exit 2) when the chained hook is killed before it exits', async () => {
+    const dir = await makeRepo({ 'hooks/pre-push.pre-the-loop': '#!/bin/sh\nkill -KILL $$\n' });
+    await git(dir, ['init', '-q']);
+    const out = await runCli(['hook', 'pre-push', '--chain', 'hooks/pre-push.pre-the-loop', 'origin', 'url'], { cwd: dir, input: '' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('the chained hook hooks/pre-push.pre-the-loop: killed by SIGKILL');
+  });
+
   it('fails closed: a configuration that does not parse in the pushed commit refuses the push', async () => {
     const { dir, remote } = await setUp({ [`${ITEM}/tasks.md`]: TASKS_DONE });
     await writeFiles(dir, { '.the-loop/harness-config.yaml': 'workflow: [broken' });

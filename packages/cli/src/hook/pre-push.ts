@@ -1,6 +1,7 @@
 import { access, constants, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { howItEnded } from '@the-loop/core';
 import { blockingFindings, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
 import { failed } from '../commands/check.js';
 import { UsageError } from '../errors.js';
@@ -11,7 +12,7 @@ import { evaluateFromDisk } from '../io/evaluate.js';
 import { git, splitZ } from '../io/git.js';
 import { listWorkItems } from '../io/read-work-item.js';
 import { openRepo } from '../io/repo.js';
-import { runProcess } from '../io/run-process.js';
+import { runProcess } from '../process/run-process.js';
 import { parseOptions, type CommandEnv } from '../main.js';
 import { readStdin } from './read-stdin.js';
 
@@ -91,8 +92,12 @@ async function runChained(chain: string | undefined, args: readonly string[], st
   const path = resolve(root, chain);
   // git runs only executable hooks; the chained one follows the same rule.
   if (!(await access(path, constants.X_OK).then(() => true, () => false))) return 0;
-  const result = await runProcess([path, ...args], { cwd: root, input: stdin, env: env.env, timeoutMs: 10 * 60_000 });
-  env.stdout.write(result.stdout);
+  const request = { command: path, args, cwd: root, stdin, env: env.env, timeoutMs: 10 * 60_000 };
+  const result = await runProcess(request);
+  env.stdout.write(result.stdoutBytes);
   env.stderr.write(result.stderr);
-  return result.code;
+  if (result.exitCode !== null && !result.timedOut) return result.exitCode;
+  // A chained hook that did not run to its own exit refuses the push: the gate could not run.
+  env.stderr.write(`the-loop pre-push: the chained hook ${chain}: ${howItEnded(request, result)}\n`);
+  return 2;
 }

@@ -1,13 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { runFailure } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { runProcess } from './run-process.js';
+import { runProcess } from '../process/run-process.js';
+
+// git output can be a whole tree's file list or blobs; a cut-off list would check less than was pushed.
+const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 60_000;
 
 /** Run git in `cwd`; a failure is an error naming the command (every git caller fails closed). */
 export async function git(cwd: string, args: readonly string[], input?: string): Promise<Buffer> {
-  const result = await runProcess(['git', ...args], { cwd, ...(input !== undefined ? { input } : {}) });
-  if (result.code !== 0) throw new UsageError(`git ${args.join(' ')} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
-  return result.stdout;
+  const request = { command: 'git', args, cwd, env: process.env, stdin: input, timeoutMs: GIT_TIMEOUT_MS, maxOutputBytes: MAX_GIT_OUTPUT_BYTES };
+  const result = await runProcess(request);
+  const failure = runFailure(request, result);
+  if (failure !== undefined) throw new UsageError(`git ${args.join(' ')} failed: ${failure}`);
+  return result.stdoutBytes;
 }
 
 /** The NUL-separated list git prints with `-z`, as strings. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runFailure } from '@the-loop/core';
 import { runProcess } from './run-process.js';
 
 const node = process.execPath;
@@ -35,5 +36,31 @@ describe('runProcess', () => {
   it('kills the process group at the timeout and keeps the output so far', async () => {
     const outcome = await runProcess({ command: node, args: ['-e', 'process.on("SIGTERM",()=>{});process.stdout.write("half");setInterval(()=>{},1000)'], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 });
     expect(outcome).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
+  });
+
+  it('keeps binary stdout byte for byte, as git cat-file prints it', async () => {
+    const result = await runProcess({ command: node, args: ['-e', 'process.stdout.write(Buffer.from([0, 255, 254, 10, 195]))'], cwd: process.cwd(), env, timeoutMs: 10_000 });
+    expect(result.exitCode).toBe(0);
+    expect([...result.stdoutBytes]).toEqual([0, 255, 254, 10, 195]);
+  });
+
+  it('says why a timeout, a missing program and a signal are failures, never a success', async () => {
+    const slowRequest = { command: node, args: ['-e', 'setInterval(() => {}, 1000)'], cwd: process.cwd(), env, timeoutMs: 300 };
+    expect(runFailure(slowRequest, await runProcess(slowRequest))).toBe('timed out after 0.3 s');
+    const missingRequest = { command: 'the-loop-no-such-program', args: [], cwd: process.cwd(), env, timeoutMs: 10_000 };
+    expect(runFailure(missingRequest, await runProcess(missingRequest))).toBe('the-loop-no-such-program was not found');
+    const killedRequest = { command: node, args: ['-e', "process.kill(process.pid, 'SIGKILL')"], cwd: process.cwd(), env, timeoutMs: 10_000 };
+    const killed = await runProcess(killedRequest);
+    expect(killed).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+    expect(runFailure(killedRequest, killed)).toBe('killed by SIGKILL');
+  });
+
+  it('passes a cut-off output as a failure, and a non-zero exit with what the program said', async () => {
+    const chatty = { command: node, args: ['-e', 'process.stdout.write("x".repeat(5000))'], cwd: process.cwd(), env, timeoutMs: 10_000, maxOutputBytes: 100 };
+    expect(runFailure(chatty, await runProcess(chatty))).toBe('its output was cut off at the size limit');
+    const failing = { command: node, args: ['-e', 'process.stderr.write("no such ref\\n"); process.exit(3)'], cwd: process.cwd(), env, timeoutMs: 10_000 };
+    expect(runFailure(failing, await runProcess(failing))).toBe('no such ref');
+    const silent = { command: node, args: ['-e', 'process.exit(3)'], cwd: process.cwd(), env, timeoutMs: 10_000 };
+    expect(runFailure(silent, await runProcess(silent))).toBe('exit 3');
   });
 });

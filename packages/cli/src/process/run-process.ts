@@ -1,35 +1,18 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { notStarted, type ProcessRequest, type ProcessResult } from '@the-loop/core';
+import { findExecutable } from './find-executable.js';
 
-/** One process to run: an argv list, never a shell line. */
-export interface RunRequest {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  /** Written to stdin, which is then closed; absent closes stdin at once. */
-  readonly stdin?: string | undefined;
-  readonly timeoutMs: number;
+/** A process to run, with the runner's own limits. */
+export interface RunRequest extends ProcessRequest {
   /** How long a process group gets between SIGTERM and SIGKILL. */
   readonly killGraceMs?: number | undefined;
   /** Output kept per stream; the rest is dropped and `truncated` set. */
   readonly maxOutputBytes?: number | undefined;
 }
 
-/** What a run observed. Output is kept, decoded lossily, even when the run timed out or failed. */
-export interface RunOutcome {
-  /** Set when the process could not be started; `not-found` for a missing executable. */
-  readonly spawnError: string | undefined;
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly timedOut: boolean;
-  readonly stdout: string;
-  /** stdout as the bytes it was, for binary output (git cat-file). */
-  readonly stdoutBytes: Buffer;
-  readonly stderr: string;
-  readonly truncated: boolean;
-  readonly durationMs: number;
-}
+/** A result whose stdout bytes are a Buffer, for callers that read binary output. */
+export type RunResult = ProcessResult & { readonly stdoutBytes: Buffer };
 
 const DEFAULT_GRACE_MS = 2000;
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -38,12 +21,13 @@ const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Run one process in a process group of its own. On timeout the whole group gets SIGTERM
- * and, after a grace period, SIGKILL, so a grandchild the process started dies with it;
- * whatever the group leaves behind when the process exits on its own is killed too. Never
- * throws: every failure is data in the outcome.
+ * The one process runner: every child process the-loop starts goes through it. It runs an
+ * argv list (never a shell) in a process group of its own. On timeout the whole group gets
+ * SIGTERM and, after a grace period, SIGKILL, so a grandchild the process started dies with
+ * it; whatever the group leaves behind when the process exits on its own is killed too.
+ * Never throws: every failure is data in the result.
  */
-export function runProcess(request: RunRequest): Promise<RunOutcome> {
+export function runProcess(request: RunRequest): Promise<RunResult> {
   const started = performance.now();
   const grace = request.killGraceMs ?? DEFAULT_GRACE_MS;
   const cap = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -77,7 +61,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
     try {
       child = spawn(request.command, [...request.args], {
         cwd: request.cwd,
-        env: { ...request.env },
+        env: definedEnv(request.env),
         shell: false,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -138,8 +122,21 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
   });
 }
 
-/** An environment as a child process takes it: variables that are unset are left out. */
-export function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+/**
+ * Run a program the way a critic round or a model probe does: looked up first on the
+ * request's own PATH from its working directory, so "available" means what `critic list`
+ * reports. One that is found but cannot be executed is missing its interpreter (its #! line).
+ */
+export async function runOnPath(request: RunRequest): Promise<RunResult> {
+  const executable = await findExecutable(request.command, request.env, request.cwd);
+  if (executable === undefined) return { ...notStarted('not-found'), stdoutBytes: Buffer.alloc(0) };
+  const result = await runProcess({ ...request, command: executable });
+  if (result.spawnError !== 'not-found') return result;
+  return { ...result, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` };
+}
+
+// An environment as a child process takes it: variables that are unset are left out.
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 

@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import type { CriticEntry } from '../config/reviews.js';
 import { placeholdersIn, substitutePlaceholders, type Placeholder } from '../config/reviews-schema.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import type { ProcessRequest } from '../process/process.js';
 
 /** Everything a round knows besides the critic entry. The CLI gathers it; nothing here reads the machine. */
 export interface RoundInputs {
@@ -21,15 +22,10 @@ export interface RoundInputs {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** A process to start: data only, run by the CLI's runner. Never a shell line. */
-export interface Invocation {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
+/** The process a critic round starts, and how to read what it prints. */
+export interface Invocation extends ProcessRequest {
   readonly env: Readonly<Record<string, string>>;
-  /** Fed to the child's stdin, then closed; absent means stdin is closed at once. */
   readonly stdin: string | undefined;
-  readonly timeoutMs: number;
   readonly outputFormat: 'text' | 'json';
   /** The built-in adapter whose result format the output is in; undefined for a command. */
   readonly adapter: string | undefined;

@@ -6,7 +6,7 @@ import { parseResultLike } from '../harness/result-json.js';
 import { argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, type ModelVerdict } from './verdicts.js';
 
 const adapter: HarnessAdapter = { name: 'h', binary: 'h-cli', oneShot: (r) => ({ args: [r.prompt] }), parseResult: parseResultLike };
-const ran = { timedOut: false, stdout: '', stderr: '' };
+const ran = { spawnError: undefined, timedOut: false, stdout: '', stderr: '' };
 
 describe('classifyProbe', () => {
   it('separates a rejected flag from a refused model', () => {

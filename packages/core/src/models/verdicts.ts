@@ -1,5 +1,6 @@
 import type { CriticDeclaration } from '../config/reviews.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import type { ProcessResult } from '../process/process.js';
 
 /** ok: the model answered · refused: the harness ran and refused · unknown: no answer either way. */
 export type VerdictKind = 'ok' | 'refused' | 'unknown';
@@ -44,21 +45,12 @@ export function verdictKey(pair: ModelPair): string {
   return `${pair.harness}/${pair.model ?? 'default'}`;
 }
 
-/** What a probe observed. */
-export interface ProbeObservation {
-  readonly spawnError?: 'not-found' | string | undefined;
-  readonly timedOut: boolean;
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
  * Read a probe. A harness that rejects one of the-loop's own flags (`unknown option`) is
  * not refusing the model: that is a defect in the adapter, reported as `unknown` with
  * reason `flag-rejected` naming the flag, so it is never mistaken for a refusal.
  */
-export function classifyProbe(observation: ProbeObservation, adapter: HarnessAdapter): { verdict: VerdictKind; reason: VerdictReason; message: string } {
+export function classifyProbe(observation: Pick<ProcessResult, 'spawnError' | 'timedOut' | 'exitCode' | 'stdout' | 'stderr'>, adapter: HarnessAdapter): { verdict: VerdictKind; reason: VerdictReason; message: string } {
   if (observation.spawnError === 'not-found') return { verdict: 'unknown', reason: 'binary-missing', message: `${adapter.binary} is not on PATH` };
   if (observation.spawnError !== undefined) return { verdict: 'unknown', reason: 'spawn-failed', message: observation.spawnError };
   if (observation.timedOut) return { verdict: 'unknown', reason: 'timeout', message: 'the probe timed out' };
