@@ -30,6 +30,20 @@ export default tseslint.config(
     },
   },
   {
+    // A harness is one adapter: the CLI asks it, never compares its name (decision 051).
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: ['packages/cli/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...["BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(claude|cursor)$/]", 'SwitchCase > Literal.test[value=/^(claude|cursor)$/]'].map((selector) => ({
+          selector,
+          message: 'A harness is one adapter: use what its HarnessAdapter says instead of comparing its name.',
+        })),
+      ],
+    },
+  },
+  {
     // The core is pure: no file system, no processes, no environment, no clock.
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts'],

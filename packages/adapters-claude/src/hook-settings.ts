@@ -1,4 +1,5 @@
-import { CLAUDE_HOOK_EVENTS, type ClaudeHookEvent } from './hook-payload.js';
+import { hookCommand, hookCommandEvent, type SettingsResult } from '@the-loop/core';
+import { CLAUDE_HOOK_EVENTS } from './hook-payload.js';
 
 /** The launcher Claude Code runs: `$CLAUDE_PROJECT_DIR` keeps it right from any working directory. */
 export const CLAUDE_DEFAULT_LAUNCHER = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop';
@@ -7,20 +8,17 @@ export const CLAUDE_DEFAULT_LAUNCHER = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/
 const WRITE_TOOLS = 'Write|Edit|MultiEdit';
 const HOOK_TIMEOUT_SECONDS = 60;
 
-/** Recognises an entry this tool installed: `<launcher> hook <Event> --harness claude`. */
-const OURS = /(?:^|\s)hook\s+(\S+)\s+--harness\s+claude$/;
+/** The settings file, relative to the project root. */
+export const CLAUDE_SETTINGS = '.claude/settings.json';
+
+/** The name installed commands pass as `--harness`. */
+export const CLAUDE_NAME = 'claude';
 
 type Json = Record<string, unknown>;
-export type SettingsResult = { ok: true; value: Json } | { ok: false; error: string };
 
-/** The command line installed for one event. */
-export function claudeHookCommand(launcher: string, event: ClaudeHookEvent): string {
-  return `${launcher} hook ${event} --harness claude`;
-}
-
-/** Whether a command is one of ours, and for which event. */
-export function ownClaudeEvent(command: unknown): string | undefined {
-  return typeof command === 'string' ? OURS.exec(command.trim())?.[1] : undefined;
+// Whether a command is one of ours (`<launcher> hook <Event> --harness claude`), and for which event.
+function ownClaudeEvent(command: unknown): string | undefined {
+  return hookCommandEvent(command, CLAUDE_NAME);
 }
 
 /**
@@ -33,8 +31,8 @@ export function installClaudeHooks(settings: unknown, launcher: string): Setting
   if (!checked.ok) return checked;
   const root = structuredClone(checked.value);
   const hooks = (root['hooks'] ??= {}) as Json;
-  for (const event of CLAUDE_HOOK_EVENTS) {
-    const wanted = { type: 'command', command: claudeHookCommand(launcher, event), timeout: HOOK_TIMEOUT_SECONDS };
+  for (const { name: event } of CLAUDE_HOOK_EVENTS) {
+    const wanted = { type: 'command', command: hookCommand(launcher, CLAUDE_NAME, event), timeout: HOOK_TIMEOUT_SECONDS };
     const groups = ((hooks[event] ??= []) as Json[]);
     let placed = false;
     for (const group of groups) {

@@ -1,24 +1,14 @@
-import { nonEmptyString, parseJsonObject } from '@the-loop/core';
+import { nonEmptyString, parseJsonObject, type HookEvent, type HookPayload, type SamplePayload } from '@the-loop/core';
 
-/** The Cursor hook events the-loop answers. */
-export const CURSOR_HOOK_EVENTS = ['stop', 'sessionStart', 'afterFileEdit'] as const;
-export type CursorHookEvent = (typeof CURSOR_HOOK_EVENTS)[number];
-
-/** The fields of a Cursor hook payload the-loop reads. */
-export interface CursorHookPayload {
-  readonly event: string;
-  /** The conversation the hook belongs to: the no-progress count is kept per conversation. */
-  readonly sessionId: string | null;
-  readonly workspaceRoot: string | null;
-  /** `stop` only: `completed`, `aborted` or `error`. */
-  readonly status: string | null;
-  readonly loopCount: number | null;
-  /** `afterFileEdit` only. */
-  readonly filePath: string | null;
-}
+/** The Cursor hook events the-loop answers. Cursor reads no reply to afterFileEdit. */
+export const CURSOR_HOOK_EVENTS: readonly HookEvent[] = [
+  { name: 'stop', kind: 'stop', takesContext: true },
+  { name: 'sessionStart', kind: 'context', takesContext: true },
+  { name: 'afterFileEdit', kind: 'edit', takesContext: false },
+];
 
 /** Parse the JSON Cursor writes to a hook's stdin. */
-export function parseCursorPayload(text: string): { ok: true; payload: CursorHookPayload } | { ok: false; error: string } {
+export function parseCursorPayload(text: string): { ok: true; payload: HookPayload } | { ok: false; error: string } {
   const parsed = parseJsonObject(text, 'the hook payload on stdin');
   if (!parsed.ok) return parsed;
   const o = parsed.value;
@@ -27,11 +17,26 @@ export function parseCursorPayload(text: string): { ok: true; payload: CursorHoo
     ok: true,
     payload: {
       event: nonEmptyString(o['hook_event_name']) ?? '',
+      // The conversation: the no-progress count is kept per conversation.
       sessionId: nonEmptyString(o['conversation_id']) ?? nonEmptyString(o['session_id']),
-      workspaceRoot: nonEmptyString(roots[0]),
-      status: nonEmptyString(o['status']),
-      loopCount: typeof o['loop_count'] === 'number' ? o['loop_count'] : null,
+      projectDir: nonEmptyString(roots[0]),
+      cwd: null,
       filePath: nonEmptyString(o['file_path']),
+      // `stop` only: `completed`, `aborted` or `error`.
+      turnStatus: nonEmptyString(o['status']),
     },
   };
+}
+
+/** A payload shaped as Cursor documents it for `event`. */
+export function sampleCursorPayload(event: string, sample: SamplePayload): Record<string, unknown> {
+  const base = { conversation_id: sample.sessionId, generation_id: sample.sessionId, hook_event_name: event, workspace_roots: [sample.projectDir] };
+  switch (event) {
+    case 'stop':
+      return { ...base, status: 'completed', loop_count: 0 };
+    case 'afterFileEdit':
+      return { ...base, file_path: sample.filePath, edits: [] };
+    default:
+      return { ...base, source: 'startup' };
+  }
 }

@@ -7,6 +7,11 @@ export function cursorStopReply(followup: string | undefined): Record<string, un
 }
 
 /** Cursor's reply to `sessionStart`: `additional_context` is added to the conversation. */
-export function cursorSessionStartReply(text: string | undefined): Record<string, unknown> {
+export function cursorContextReply(_event: string, text: string | undefined): Record<string, unknown> {
   return text ? { additional_context: text } : {};
+}
+
+/** What a Cursor reply tells the agent: a follow-up message and any added context. */
+export function cursorReplyText(reply: Record<string, unknown>): string {
+  return [reply['followup_message'], reply['additional_context']].filter((part): part is string => typeof part === 'string').join('\n');
 }

@@ -1,4 +1,11 @@
-import { CURSOR_HOOK_EVENTS, type CursorHookEvent } from './hook-payload.js';
+import { hookCommand, hookCommandEvent, type SettingsResult } from '@the-loop/core';
+import { CURSOR_HOOK_EVENTS } from './hook-payload.js';
+
+/** The hooks file, relative to the project root. */
+export const CURSOR_HOOKS = '.cursor/hooks.json';
+
+/** The name installed commands pass as `--harness`. */
+export const CURSOR_NAME = 'cursor';
 
 /** Cursor runs project hooks from the project root. */
 export const CURSOR_DEFAULT_LAUNCHER = 'node_modules/.bin/the-loop';
@@ -6,30 +13,22 @@ export const CURSOR_DEFAULT_LAUNCHER = 'node_modules/.bin/the-loop';
 /** Follow-ups Cursor may submit in a row: its own maximum; the-loop's no-progress cap usually ends the loop first. */
 export const CURSOR_LOOP_LIMIT = 5;
 
-const OURS = /(?:^|\s)hook\s+(\S+)\s+--harness\s+cursor$/;
-
 type Json = Record<string, unknown>;
-export type CursorHooksResult = { ok: true; value: Json } | { ok: false; error: string };
 
-/** The command line installed for one event. */
-export function cursorHookCommand(launcher: string, event: CursorHookEvent): string {
-  return `${launcher} hook ${event} --harness cursor`;
-}
-
-/** Whether a command is one of ours, and for which event. */
-export function ownCursorEvent(command: unknown): string | undefined {
-  return typeof command === 'string' ? OURS.exec(command.trim())?.[1] : undefined;
+// Whether a command is one of ours (`<launcher> hook <event> --harness cursor`), and for which event.
+function ownCursorEvent(command: unknown): string | undefined {
+  return hookCommandEvent(command, CURSOR_NAME);
 }
 
 /** Merge the-loop's hooks into `.cursor/hooks.json`'s value, keeping every entry the user has. Idempotent. */
-export function installCursorHooks(file: unknown, launcher: string): CursorHooksResult {
+export function installCursorHooks(file: unknown, launcher: string): SettingsResult {
   const checked = checkShape(file);
   if (!checked.ok) return checked;
   const root = structuredClone(checked.value);
   root['version'] ??= 1;
   const hooks = (root['hooks'] ??= {}) as Json;
-  for (const event of CURSOR_HOOK_EVENTS) {
-    const wanted: Json = { command: cursorHookCommand(launcher, event), ...(event === 'stop' ? { loop_limit: CURSOR_LOOP_LIMIT } : {}) };
+  for (const { name: event } of CURSOR_HOOK_EVENTS) {
+    const wanted: Json = { command: hookCommand(launcher, CURSOR_NAME, event), ...(event === 'stop' ? { loop_limit: CURSOR_LOOP_LIMIT } : {}) };
     const list = (hooks[event] ??= []) as Json[];
     const at = list.findIndex((entry) => ownCursorEvent(entry['command']) === event);
     if (at >= 0) list[at] = { ...list[at], ...wanted };
@@ -40,7 +39,7 @@ export function installCursorHooks(file: unknown, launcher: string): CursorHooks
 }
 
 /** Remove only the-loop's entries; events left empty by that removal go too. */
-export function uninstallCursorHooks(file: unknown): CursorHooksResult {
+export function uninstallCursorHooks(file: unknown): SettingsResult {
   const checked = checkShape(file);
   if (!checked.ok) return checked;
   const root = structuredClone(checked.value);
@@ -71,7 +70,7 @@ export function installedCursorCommands(file: unknown): Map<string, string> {
   return found;
 }
 
-function checkShape(file: unknown): CursorHooksResult {
+function checkShape(file: unknown): SettingsResult {
   if (file === undefined) return { ok: true, value: {} };
   if (!file || typeof file !== 'object' || Array.isArray(file)) return { ok: false, error: 'the hooks file is not a JSON object' };
   const hooks = (file as Json)['hooks'];

@@ -1,10 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from './errors.js';
+import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 
 /** A command: parses its own options, does its I/O, prints, and returns the exit code. */
 export interface Command {
   readonly summary: string;
-  readonly usage: string;
+  /** The `--help` text; a function when it names the harnesses the command is given. */
+  readonly usage: string | ((env: CommandEnv) => string);
   run(args: readonly string[], env: CommandEnv): Promise<number>;
 }
 
@@ -16,6 +19,8 @@ export interface CommandEnv {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream;
   readonly now: () => Date;
+  /** The harnesses the CLI answers hooks for, installs into and runs: passed in, never looked up. */
+  readonly adapters: readonly HarnessAdapter[];
 }
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
@@ -32,7 +37,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
 
 export const VERSION = '0.1.0';
 
-function helpText(): string {
+function helpText(adapters: readonly HarnessAdapter[]): string {
+  const harnesses = adapters.map((adapter) => adapter.title);
   return [
     'the-loop — an agent-driven development lifecycle, enforced by code',
     '',
@@ -44,8 +50,8 @@ function helpText(): string {
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
     '  critic list|run     list the configured critics, or run one critic round (one JSON envelope)',
     '  models check        probe the models the critics declare; cache ok/refused verdicts',
-    '  hook <event>        answer a harness hook (Claude Code, Cursor) or git pre-push',
-    '  hooks install       install the hooks for Claude Code, Cursor and git (--uninstall removes them)',
+    `  hook <event>        answer a harness hook (${harnesses.join(', ')}) or git pre-push`,
+    `  hooks install       install the hooks for ${[...harnesses, 'git'].join(', ').replace(/, git$/, ' and git')} (--uninstall removes them)`,
     '  doctor              prove the installed hooks still block known violations',
     '',
     'Global options: --repo DIR (default: current directory), --format, --help, --version',
@@ -66,7 +72,7 @@ export async function runCli(argv: readonly string[], env: CommandEnv): Promise<
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      env.stdout.write(helpText());
+      env.stdout.write(helpText(env.adapters));
       return name === undefined ? 2 : 0;
     }
     if (name === '--version' || name === '-v') {
@@ -77,7 +83,7 @@ export async function runCli(argv: readonly string[], env: CommandEnv): Promise<
     if (!load) throw new UsageError(`unknown command "${name}". Run \`the-loop --help\` for the list.`);
     const { command } = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      env.stdout.write(`${command.usage}\n`);
+      env.stdout.write(`${typeof command.usage === 'string' ? command.usage : command.usage(env)}\n`);
       return 0;
     }
     return await command.run(rest, env);
@@ -126,5 +132,6 @@ function processEnv(): CommandEnv {
     stderr: process.stderr,
     stdin: process.stdin,
     now: () => new Date(),
+    adapters: BUILT_IN_ADAPTERS,
   };
 }

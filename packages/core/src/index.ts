@@ -47,7 +47,8 @@ export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './e
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';
-export type { HarnessAdapter, HarnessResult, OneShotArgv, OneShotRequest, Usage } from './harness/adapter.js';
+export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
+export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
 export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { columns } from '../format/findings.js';
-import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { oneOf, parseOptions, type CommandEnv } from '../main.js';
@@ -29,7 +28,7 @@ export async function criticList(args: readonly string[], env: CommandEnv, usage
   const format = oneOf(values.format, ['table', 'json'] as const, 'table', '--format');
   const repo = await openRepo(env.cwd, values.repo);
   const reviews = loadReviews(repo);
-  const critics = await Promise.all(reviews.critics.map((critic) => listCritic(critic, repo.root, env.env)));
+  const critics = await Promise.all(reviews.critics.map((critic) => listCritic(critic, repo.root, env)));
   if (format === 'json') {
     env.stdout.write(`${JSON.stringify({ schemaVersion: 1, critics }, null, 2)}\n`);
     return 0;
@@ -54,10 +53,10 @@ export async function criticList(args: readonly string[], env: CommandEnv, usage
   return 0;
 }
 
-async function listCritic(critic: CriticDeclaration, root: string, inherited: NodeJS.ProcessEnv): Promise<CriticListing> {
-  const binary = criticBinary(critic, BUILT_IN_ADAPTERS) ?? null;
+async function listCritic(critic: CriticDeclaration, root: string, { env: inherited, adapters }: CommandEnv): Promise<CriticListing> {
+  const binary = criticBinary(critic, adapters) ?? null;
   const problems = critic.problems.map((issue) => `${formatLocation(issue)}  ${issue.message}`);
-  if (critic.entry && binary === null) problems.push(`no built-in adapter for harness "${critic.harness ?? ''}" (built-in: ${BUILT_IN_ADAPTERS.map((a) => a.name).join(', ')}); declare command and args`);
+  if (critic.entry && binary === null) problems.push(`no built-in adapter for harness "${critic.harness ?? ''}" (built-in: ${adapters.map((a) => a.name).join(', ')}); declare command and args`);
   // The same PATH and working directory the round will use: the entry's env over ours, in its cwd.
   const env = { ...inherited, ...(critic.entry?.env ?? {}) };
   const cwd = critic.entry?.cwd === undefined ? root : join(root, critic.entry.cwd);

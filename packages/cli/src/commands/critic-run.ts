@@ -13,12 +13,12 @@ import {
   EXECUTION_LOG,
   type CriticDeclaration,
   type CriticEntry,
+  type HarnessAdapter,
   type Invocation,
   type ProcessResult,
   type Usage,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo, type Repo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
@@ -86,9 +86,9 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
   const roundInputs = { projectRoot: repo.root, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
-    const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, BUILT_IN_ADAPTERS);
+    const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
     if (!resolved.ok) throw new UsageError(resolved.reason);
-    return runRound(critic, resolved.invocation);
+    return envelopeFor(critic, resolved.invocation, await runOnPath(resolved.invocation), env.adapters);
   };
   const envelope =
     values.prompt !== undefined
@@ -167,14 +167,10 @@ async function readPromptFile(path: string): Promise<{ text: string; path: strin
   }
 }
 
-async function runRound(critic: CriticEntry, invocation: Invocation): Promise<Envelope> {
-  return envelopeFor(critic, invocation, await runOnPath(invocation));
-}
-
-function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: ProcessResult): Envelope {
+function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: ProcessResult, adapters: readonly HarnessAdapter[]): Envelope {
   const parsed =
     invocation.outputFormat === 'json'
-      ? (BUILT_IN_ADAPTERS.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
+      ? (adapters.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
       : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE };
   const seconds = invocation.timeoutMs / 1000;
   const [reason, error]: [RoundReason, string | null] =

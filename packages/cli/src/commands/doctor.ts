@@ -1,15 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { howItEnded } from '@the-loop/core';
-import { CLAUDE_HOOK_EVENTS, installedClaudeCommands } from '@the-loop/adapter-claude';
-import { CURSOR_HOOK_EVENTS, installedCursorCommands } from '@the-loop/adapter-cursor';
+import { howItEnded, type HarnessAdapter, type HookEvent } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { CANARIES, CONTROL, SPEC_DIR, writeCanaryRepo } from '../doctor/canary-repo.js';
 import { resolveLauncher, splitCommandLine } from '../doctor/command-line.js';
 import { readIfPresent } from '../install/plan.js';
 import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
-import { CLAUDE_SETTINGS, CURSOR_HOOKS, gitHooksDir } from '../install/targets.js';
+import { gitHooksDir } from '../install/targets.js';
 import { git } from '../io/git.js';
 import { openRepo } from '../io/repo.js';
 import { runProcess, type RunResult } from '../process/run-process.js';
@@ -31,7 +29,8 @@ interface Check {
 }
 
 interface HarnessReport {
-  readonly harness: 'claude' | 'cursor' | 'git';
+  /** A harness's name, or `git`. */
+  readonly harness: string;
   readonly file: string;
   readonly installed: 'yes' | 'no' | 'partly';
   readonly checks: Check[];
@@ -45,7 +44,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, ['table', 'json'] as const, 'table', '--format');
     const repo = await openRepo(env.cwd, values.repo);
-    const reports: HarnessReport[] = await Promise.all([checkJsonHarness('claude', repo.root, env), checkJsonHarness('cursor', repo.root, env), checkGit(repo.root, env)]);
+    const reports: HarnessReport[] = await Promise.all([...env.adapters.map((adapter) => checkHarness(adapter, repo.root, env)), checkGit(repo.root, env)]);
     const installed = reports.filter((r) => r.installed !== 'no');
     // A settings file that does not parse counts as not installed, and its failed check still fails the run.
     const ok = installed.length > 0 && installed.every((r) => r.installed === 'yes') && reports.every((r) => r.checks.every((c) => c.ok));
@@ -53,7 +52,7 @@ export const command: Command = {
     else {
       const lines: string[] = [];
       for (const r of reports) {
-        lines.push(`${r.harness.padEnd(7)}${r.file}  ${r.installed === 'yes' ? 'installed' : r.installed === 'no' ? 'not installed' : 'partly installed (run `the-loop hooks install` again)'}`);
+        lines.push(`${r.harness.padEnd(6)} ${r.file}  ${r.installed === 'yes' ? 'installed' : r.installed === 'no' ? 'not installed' : 'partly installed (run `the-loop hooks install` again)'}`);
         for (const c of r.checks) lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.event.padEnd(17)}${c.detail}`);
       }
       if (installed.length === 0) lines.push('', 'Nothing is installed, so nothing is enforced: run `the-loop hooks install`.');
@@ -64,38 +63,39 @@ export const command: Command = {
   },
 };
 
-async function checkJsonHarness(harness: 'claude' | 'cursor', root: string, env: CommandEnv): Promise<HarnessReport> {
-  const file = harness === 'claude' ? CLAUDE_SETTINGS : CURSOR_HOOKS;
+async function checkHarness(adapter: HarnessAdapter, root: string, env: CommandEnv): Promise<HarnessReport> {
+  const { file } = adapter.settings;
   const text = await readIfPresent(join(root, file));
   let value: unknown;
   try {
     value = text === undefined ? undefined : JSON.parse(text);
   } catch {
-    return { harness, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
+    return { harness: adapter.name, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
   }
-  const commands = harness === 'claude' ? installedClaudeCommands(value) : installedCursorCommands(value);
-  const events: readonly string[] = harness === 'claude' ? CLAUDE_HOOK_EVENTS : CURSOR_HOOK_EVENTS;
-  if (commands.size === 0) return { harness, file, installed: 'no', checks: [] };
+  const commands = adapter.settings.installed(value);
+  if (commands.size === 0) return { harness: adapter.name, file, installed: 'no', checks: [] };
   // Each event gets its own canary repository, so they run side by side.
   const checks = await Promise.all(
-    events.map(async (event): Promise<Check> => {
-      const line = commands.get(event);
-      if (line === undefined) return { event, ok: false, detail: 'not installed' };
-      return withCanaryRepo((dir) => checkHarnessEvent(harness, event, line, root, dir, env));
+    adapter.hooks.events.map(async (event): Promise<Check> => {
+      const line = commands.get(event.name);
+      if (line === undefined) return { event: event.name, ok: false, detail: 'not installed' };
+      return withCanaryRepo((dir) => checkHarnessEvent(adapter, event, line, root, dir, env));
     }),
   );
-  return { harness, file, installed: checks.some((c) => c.detail === 'not installed') ? 'partly' : 'yes', checks };
+  return { harness: adapter.name, file, installed: checks.some((c) => c.detail === 'not installed') ? 'partly' : 'yes', checks };
 }
 
-async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, line: string, root: string, dir: string, env: CommandEnv): Promise<Check> {
+async function checkHarnessEvent(adapter: HarnessAdapter, event: HookEvent, line: string, root: string, dir: string, env: CommandEnv): Promise<Check> {
+  const { hooks } = adapter;
+  const projectDir = (value: string): Record<string, string> => (hooks.projectDirVariable === undefined ? {} : { [hooks.projectDirVariable]: value });
   // The launcher is found where the harness finds it (this project); the hook itself runs in the canary repository.
-  const split = splitCommandLine(line, { CLAUDE_PROJECT_DIR: root });
-  if (!split.ok) return { event, ok: false, detail: `cannot run without a shell: ${split.error}` };
+  const split = splitCommandLine(line, projectDir(root));
+  if (!split.ok) return { event: event.name, ok: false, detail: `cannot run without a shell: ${split.error}` };
   const argv = resolveLauncher(split.argv, root);
-  const hookEnv = { ...env.env, CLAUDE_PROJECT_DIR: dir, NO_COLOR: '1' };
+  const hookEnv = { ...env.env, ...projectDir(dir), NO_COLOR: '1' };
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
-    // Harnesses start hooks in the project directory; the payload (and $CLAUDE_PROJECT_DIR) point at the canaries.
+    // Harnesses start hooks in the project directory; the payload (and the project variable) point at the canaries.
     const result = await runArgv(argv, { cwd: root, stdin: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
     let reply: Record<string, unknown> | undefined;
     try {
@@ -105,29 +105,18 @@ async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, li
     }
     return { ...result, reply };
   };
-  const base = (id: string): Record<string, unknown> =>
-    harness === 'claude'
-      ? { session_id: `doctor-${id}`, transcript_path: join(dir, 'transcript.jsonl'), cwd: dir, hook_event_name: event }
-      : { conversation_id: `doctor-${id}`, generation_id: `doctor-${id}`, hook_event_name: event, workspace_roots: [dir] };
   const fileOf = (id: string, name: string) => join(dir, ...SPEC_DIR.split('/'), id, name);
   const problems: string[] = [];
   for (const canary of [undefined, ...CANARIES]) {
     const id = canary?.id ?? CONTROL;
-    let payload = base(id);
-    if (event === 'Stop') payload = { ...payload, stop_hook_active: false };
-    if (event === 'stop') payload = { ...payload, status: 'completed', loop_count: 0 };
-    if (event === 'PostToolUse') payload = { ...payload, tool_name: 'Write', tool_input: { file_path: fileOf(id, canary?.file ?? 'tasks.md') }, tool_response: { success: true } };
-    if (event === 'afterFileEdit') payload = { ...payload, file_path: fileOf(id, canary?.file ?? 'tasks.md'), edits: [] };
-    if (event === 'UserPromptSubmit') payload = { ...payload, prompt: 'carry on' };
-    if (event === 'SessionStart' || event === 'sessionStart') payload = { ...payload, source: 'startup' };
-    const out = await run(id, payload);
+    const out = await run(id, hooks.samplePayload(event.name, { sessionId: `doctor-${id}`, projectDir: dir, filePath: fileOf(id, canary?.file ?? 'tasks.md') }));
     if (out.exitCode !== 0 || out.reply === undefined) {
       problems.push(`${id}: ${out.ended}, ${out.reply === undefined ? 'no JSON reply' : 'reply'}${out.stderr.trim() ? ` (${out.stderr.trim().split('\n')[0]})` : ''}`);
       continue;
     }
-    const said = replyText(out.reply);
-    const text = event === 'afterFileEdit' ? out.stderr : said;
-    if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'sessionStart') {
+    const said = hooks.replyText(out.reply);
+    const text = event.takesContext ? said : out.stderr;
+    if (event.kind === 'context') {
       const claim = `the-loop graph complete ${id} --node`;
       if (canary && !text.includes(canary.ruleId)) problems.push(`${id}: the context does not name the unmet ${canary.ruleId}`);
       if (canary === CANARIES[0] && !text.includes(claim)) problems.push(`${id}: the context does not name the claim command`);
@@ -136,16 +125,15 @@ async function checkHarnessEvent(harness: 'claude' | 'cursor', event: string, li
     if (canary && !text.includes(canary.ruleId)) problems.push(`${id}: ${canary.violation} passed through (no ${canary.ruleId} in the reply)`);
     if (!canary && said !== '') problems.push(`${id}: the clean control item was not let through`);
   }
-  if (problems.length > 0) return { event, ok: false, detail: problems.join('; ') };
-  const verb = event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'sessionStart' ? 'injects the node and claim command' : event === 'afterFileEdit' ? 'reports the canaries (Cursor cannot feed them back from this event)' : event === 'PostToolUse' ? 'feeds back each canary\'s finding, silent on the control' : 'blocks every canary, lets the control through';
-  return { event, ok: true, detail: verb };
+  if (problems.length > 0) return { event: event.name, ok: false, detail: problems.join('; ') };
+  return { event: event.name, ok: true, detail: verified(adapter, event) };
 }
 
-// What a reply tells the agent, whatever the dialect.
-function replyText(reply: Record<string, unknown>): string {
-  const specific = reply['hookSpecificOutput'] as Record<string, unknown> | undefined;
-  const parts = [reply['decision'] === 'block' ? reply['reason'] : undefined, specific?.['additionalContext'], reply['followup_message'], reply['additional_context']];
-  return parts.filter((p): p is string => typeof p === 'string').join('\n');
+// What a passing check proved, in words.
+function verified(adapter: HarnessAdapter, event: HookEvent): string {
+  if (event.kind === 'context') return 'injects the node and claim command';
+  if (event.kind === 'stop') return 'blocks every canary, lets the control through';
+  return event.takesContext ? "feeds back each canary's finding, silent on the control" : `reports the canaries (${adapter.title} cannot feed them back from this event)`;
 }
 
 async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {

@@ -16,7 +16,6 @@ import {
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { columns } from '../format/findings.js';
-import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { withLocalLock, writeStateFile } from '../io/local-state.js';
@@ -59,13 +58,13 @@ async function modelsCheck(args: readonly string[], env: CommandEnv): Promise<nu
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a finite number of seconds greater than 0; got "${values.timeout}"`);
   const repo = await openRepo(env.cwd, values.repo);
   const reviews = loadReviews(repo);
-  const pairs = declaredModelPairs(reviews.critics, BUILT_IN_ADAPTERS);
+  const pairs = declaredModelPairs(reviews.critics, env.adapters);
 
   const file = join(repo.root, VERDICT_FILE);
   const cache = parseVerdictFile(await readFile(file, 'utf8').catch(() => undefined));
   const results: (ModelVerdict & { cached: boolean })[] = [];
   for (const pair of pairs) {
-    const adapter = BUILT_IN_ADAPTERS.find((candidate) => candidate.name === pair.harness) as HarnessAdapter;
+    const adapter = env.adapters.find((candidate) => candidate.name === pair.harness) as HarnessAdapter;
     const oneShot = adapter.oneShot({ prompt: PROBE_PROMPT, model: pair.model, outputFormat: 'json' });
     const argvDigest = createHash('sha256').update(argvForDigest(adapter.binary, oneShot.args)).digest('hex');
     const hit = values.refresh === true ? undefined : cachedVerdict(cache, pair, argvDigest);

@@ -1,38 +1,30 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { formatLocation } from '@the-loop/core';
-import { CLAUDE_HOOK_EVENTS, claudeContextReply, claudeStopReply, parseClaudePayload } from '@the-loop/adapter-claude';
-import { CURSOR_HOOK_EVENTS, cursorSessionStartReply, cursorStopReply, parseCursorPayload } from '@the-loop/adapter-cursor';
+import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
 import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
+import { harnessNamed } from '../harness/adapters.js';
 import { resolveCurrentWorkItem } from '../io/current-work-item.js';
 import { evaluateFromDisk } from '../io/evaluate.js';
 import { readGraphState } from '../io/graph-state-store.js';
 import { resolveWorkItem } from '../io/read-work-item.js';
 import { formatIssues, openRepo, type Repo } from '../io/repo.js';
-import { oneOf, parseOptions, type CommandEnv } from '../main.js';
+import { parseOptions, type CommandEnv } from '../main.js';
 import { readStdin } from './read-stdin.js';
 import { persistEscalation } from './persist-escalation.js';
 import { decideStopWithState } from './stop-state.js';
 
-export const HARNESS_HOOK_USAGE = `Usage: the-loop hook <event> --harness claude|cursor [--work-item ID] [--repo DIR]
+/** The `hook` command's help, naming the harnesses and events it is given. */
+export function harnessHookUsage(adapters: readonly HarnessAdapter[]): string {
+  const width = Math.max(0, ...adapters.map((a) => a.title.length)) + 9;
+  return `Usage: the-loop hook <event> --harness ${adapters.map((a) => a.name).join('|')} [--work-item ID] [--repo DIR]
 
 A harness hook: reads the harness's JSON payload on stdin and answers in its dialect on stdout.
-  Claude Code events: ${CLAUDE_HOOK_EVENTS.join(', ')}
-  Cursor events:      ${CURSOR_HOOK_EVENTS.join(', ')}
+${adapters.map((a) => `  ${`${a.title} events:`.padEnd(width)}${a.hooks.events.map((e) => e.name).join(', ')}`).join('\n')}
   --work-item ID      the work item (default: .the-loop/current, the branch name, or the only open item)
-  --repo DIR          the repository (default: $CLAUDE_PROJECT_DIR, the payload's workspace or cwd)
+  --repo DIR          the repository (default: the project directory the harness names, the payload's workspace or cwd)
 Exit codes: 0 answered (stdout holds the reply) · 1 the hook could not run; the harness carries on
 (a broken gate must never trap a session). It never exits 2, which Claude Code reads as "block".`;
-
-type Harness = 'claude' | 'cursor';
-
-interface Payload {
-  readonly sessionId: string | null;
-  readonly root: string | null;
-  readonly cwd: string | null;
-  readonly filePath: string | null;
-  readonly status: string | null;
 }
 
 /** Answer one harness hook event. Any failure allows the harness to carry on and says why on stderr. */
@@ -49,20 +41,19 @@ export async function runHarnessHook(args: readonly string[], env: CommandEnv): 
 }
 
 async function answer(args: readonly string[], env: CommandEnv): Promise<Record<string, unknown>> {
-  const { values, positionals } = parseOptions(
-    args,
-    { harness: { type: 'string' }, 'work-item': { type: 'string' }, repo: { type: 'string' } },
-    HARNESS_HOOK_USAGE,
-  );
-  if (values.harness === undefined) throw new UsageError(`--harness claude|cursor is required\n${HARNESS_HOOK_USAGE}`);
-  const harness = oneOf<Harness>(values.harness, ['claude', 'cursor'], 'claude', '--harness');
-  const event = positionals[0];
-  const known: readonly string[] = harness === 'claude' ? CLAUDE_HOOK_EVENTS : CURSOR_HOOK_EVENTS;
-  if (positionals.length !== 1 || event === undefined || !known.includes(event)) {
-    throw new UsageError(`${harness} hook event must be one of ${known.join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
+  const usage = harnessHookUsage(env.adapters);
+  const { values, positionals } = parseOptions(args, { harness: { type: 'string' }, 'work-item': { type: 'string' }, repo: { type: 'string' } }, usage);
+  const adapter = harnessNamed(env.adapters, values.harness, usage);
+  const { hooks } = adapter;
+  const event = hooks.events.find((e) => e.name === positionals[0]);
+  if (positionals.length !== 1 || event === undefined) {
+    throw new UsageError(`${adapter.name} hook event must be one of ${hooks.events.map((e) => e.name).join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
   }
-  const payload = readPayload(harness, await readStdin(env.stdin));
-  const declared = values.repo ?? (harness === 'claude' ? env.env['CLAUDE_PROJECT_DIR'] || undefined : undefined) ?? payload.root ?? undefined;
+  const parsed = hooks.parsePayload(await readStdin(env.stdin));
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const payload = parsed.payload;
+  const fromHarness = hooks.projectDirVariable === undefined ? undefined : env.env[hooks.projectDirVariable] || undefined;
+  const declared = values.repo ?? fromHarness ?? payload.projectDir ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
   const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
   const repo = await openRepo(env.cwd, root);
@@ -70,56 +61,54 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   if (!hooksConfig.ok) throw new UsageError(formatIssues('the hooks configuration is invalid', hooksConfig.issues));
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);
 
-  if (event === 'Stop' || event === 'stop') {
-    if (harness === 'cursor' && payload.status !== null && payload.status !== 'completed') {
-      say(`the turn ended with status "${payload.status}"; no follow-up`);
-      return cursorStopReply(undefined);
+  if (event.kind === 'stop') {
+    if (payload.turnStatus !== null && payload.turnStatus !== 'completed') {
+      say(`the turn ended with status "${payload.turnStatus}"; no follow-up`);
+      return hooks.stopReply(undefined);
     }
     const resolution = await resolveCurrentWorkItem(repo, values['work-item']);
     if (resolution.id === undefined) {
       say(`${resolution.why} Allowing the stop.`);
-      return {};
+      return hooks.stopReply(undefined);
     }
     // An item graph state has escalated waits on a person (`graph force`): never push on.
     const state = await readGraphState(repo, resolution.id);
     if (state.kind === 'ok' && state.state.escalated) {
       say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
-      return {};
+      return hooks.stopReply(undefined);
     }
     const result = await evaluateFromDisk(repo, resolution.id);
     const decision = await decideStopWithState(repo.root, {
-      harness,
+      harness: adapter.name,
       result,
       cap: hooksConfig.config.noProgressCap,
       session: payload.sessionId,
     });
-    if (decision.kind === 'allow') {
-      if (decision.escalation) {
-        const { node, reason } = decision.escalation;
-        const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
-        say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
-      } else say(decision.why);
-      return harness === 'claude' ? claudeStopReply(undefined) : cursorStopReply(undefined);
-    }
-    return harness === 'claude' ? claudeStopReply({ reason: decision.reason }) : cursorStopReply(decision.reason);
+    if (decision.kind === 'block') return hooks.stopReply(decision.reason);
+    if (decision.escalation) {
+      const { node, reason } = decision.escalation;
+      const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
+      say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
+    } else say(decision.why);
+    return hooks.stopReply(undefined);
   }
 
-  if (event === 'PostToolUse' || event === 'afterFileEdit') {
-    const text = await checkEditedFile(repo, payload);
-    if (harness === 'claude') return claudeContextReply('PostToolUse', text);
-    // Cursor takes no reply to afterFileEdit; its hook log shows stderr, and the stop hook carries the findings to the agent.
-    if (text) env.stderr.write(`${text}\n`);
-    return {};
-  }
+  if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload), env);
 
   const resolution = await resolveCurrentWorkItem(repo, values['work-item']);
   if (resolution.id === undefined) {
     say(resolution.why);
-    return {};
+    return hooks.contextReply(event.name, undefined);
   }
-  const text = sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id));
-  if (harness === 'cursor') return cursorSessionStartReply(text);
-  return claudeContextReply(event as 'SessionStart' | 'UserPromptSubmit', text);
+  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id)), env);
+}
+
+// A harness that reads no context from this event's reply gets the text on stderr, which its
+// hook log shows; the stop hook carries the findings to the agent.
+function contextReply(adapter: HarnessAdapter, event: HookEvent, text: string | undefined, env: CommandEnv): Record<string, unknown> {
+  if (event.takesContext) return adapter.hooks.contextReply(event.name, text);
+  if (text) env.stderr.write(`${text}\n`);
+  return adapter.hooks.contextReply(event.name, undefined);
 }
 
 /** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
@@ -130,21 +119,8 @@ async function findProjectRoot(start: string): Promise<string> {
   }
 }
 
-function readPayload(harness: Harness, text: string): Payload {
-  if (harness === 'claude') {
-    const parsed = parseClaudePayload(text);
-    if (!parsed.ok) throw new UsageError(parsed.error);
-    const p = parsed.payload;
-    return { sessionId: p.sessionId, root: null, cwd: p.cwd, filePath: p.filePath, status: null };
-  }
-  const parsed = parseCursorPayload(text);
-  if (!parsed.ok) throw new UsageError(parsed.error);
-  const p = parsed.payload;
-  return { sessionId: p.sessionId, root: p.workspaceRoot, cwd: null, filePath: p.filePath, status: p.status };
-}
-
 // A write under the spec root is validated at once; anywhere else it passes silently.
-async function checkEditedFile(repo: Repo, payload: Payload): Promise<string | undefined> {
+async function checkEditedFile(repo: Repo, payload: HookPayload): Promise<string | undefined> {
   if (payload.filePath === null) return undefined;
   const absolute = resolve(payload.cwd ?? repo.root, payload.filePath);
   const rel = relative(repo.root, absolute).split(sep).join('/');

@@ -1,25 +1,23 @@
 import { join, relative, resolve } from 'node:path';
-import { CLAUDE_DEFAULT_LAUNCHER, installClaudeHooks, uninstallClaudeHooks } from '@the-loop/adapter-claude';
-import { CURSOR_DEFAULT_LAUNCHER, installCursorHooks, uninstallCursorHooks } from '@the-loop/adapter-cursor';
+import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { git } from '../io/git.js';
 import { formatJson, readIfPresent, type Change } from './plan.js';
 import { CHAINED_SUFFIX, GIT_DEFAULT_LAUNCHER, isOwnPrePush, prePushScript } from './pre-push-script.js';
 
-export const CLAUDE_SETTINGS = '.claude/settings.json';
-export const CURSOR_HOOKS = '.cursor/hooks.json';
-
 /** What installing (or removing) one harness's hooks would change, and a one-word verdict for people. */
 export interface TargetPlan {
-  readonly target: 'claude' | 'cursor' | 'git';
+  /** A harness's name, or `git`. */
+  readonly target: string;
   readonly file: string;
   readonly changes: Change[];
   readonly verdict: string;
 }
 
 /** Plan the JSON merge of a harness's hook file; invalid JSON is an error naming the file, nothing written. */
-export async function planJsonTarget(root: string, target: 'claude' | 'cursor', uninstall: boolean, launcher: string | undefined): Promise<TargetPlan> {
-  const file = target === 'claude' ? CLAUDE_SETTINGS : CURSOR_HOOKS;
+export async function planHarnessTarget(root: string, adapter: HarnessAdapter, uninstall: boolean, launcher: string | undefined): Promise<TargetPlan> {
+  const { settings, name: target } = adapter;
+  const file = settings.file;
   const path = join(root, file);
   const before = await readIfPresent(path);
   let value: unknown;
@@ -31,10 +29,7 @@ export async function planJsonTarget(root: string, target: 'claude' | 'cursor', 
     }
   }
   if (uninstall && before === undefined) return { target, file, changes: [], verdict: 'not installed' };
-  const merged =
-    target === 'claude'
-      ? uninstall ? uninstallClaudeHooks(value) : installClaudeHooks(value, launcher ?? CLAUDE_DEFAULT_LAUNCHER)
-      : uninstall ? uninstallCursorHooks(value) : installCursorHooks(value, launcher ?? CURSOR_DEFAULT_LAUNCHER);
+  const merged = uninstall ? settings.uninstall(value) : settings.install(value, launcher ?? settings.defaultLauncher);
   if (!merged.ok) throw new UsageError(`${file}: ${merged.error}; fix it first, nothing was written`);
   const text = formatJson(merged.value);
   if (text === before) return { target, file, changes: [], verdict: uninstall ? 'not installed' : 'unchanged' };

@@ -16,6 +16,8 @@ export async function bundleDriver(name: string, source: string): Promise<string
   const entry = join(dir, `${name}.ts`);
   await writeFile(entry, source);
   const out = join(dir, `${name}.mjs`);
-  await build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['source'], logLevel: 'error' });
+  // CommonJS dependencies (yaml) require Node's built-in modules, which an ES module reaches through createRequire.
+  const banner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+  await build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['source'], logLevel: 'error', banner: { js: banner } });
   return out;
 }

@@ -6,7 +6,7 @@ import { parseResultLike } from '../harness/result-json.js';
 import { attribution, resolveInvocation, type RoundInputs } from './resolve-invocation.js';
 
 // A harness port implementation for these tests: its argv shape is its own business.
-const echoAdapter: HarnessAdapter = {
+const echoAdapter: Pick<HarnessAdapter, 'name' | 'binary' | 'oneShot' | 'parseResult'> = {
   name: 'echo',
   binary: 'echo-harness',
   oneShot: (request) => ({ args: ['--once', ...(request.model ? ['--model', request.model] : [])], stdin: request.prompt }),

@@ -38,7 +38,7 @@ export type InvocationResult = { ok: true; invocation: Invocation } | { ok: fals
  * from its adapter's one-shot argv — the same function the orchestrator uses — so a new
  * adapter is usable as a critic with no change here. An explicit command wins over a harness.
  */
-export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adapters: readonly HarnessAdapter[]): InvocationResult {
+export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adapters: readonly Pick<HarnessAdapter, 'name' | 'binary' | 'oneShot'>[]): InvocationResult {
   const cwd = inputs.cwd ?? (critic.cwd === undefined ? inputs.projectRoot : join(inputs.projectRoot, critic.cwd));
   if (!isAbsolute(cwd)) return { ok: false, reason: `the working directory ${cwd} is not absolute` };
   const env = overlay(inputs.env, critic.env);
@@ -79,7 +79,7 @@ function overlay(inherited: Readonly<Record<string, string | undefined>>, extra:
 }
 
 /** The executable a critic runs, whether or not the entry is otherwise valid. */
-export function criticBinary(critic: { command?: string | undefined; harness?: string | undefined }, adapters: readonly HarnessAdapter[]): string | undefined {
+export function criticBinary(critic: { command?: string | undefined; harness?: string | undefined }, adapters: readonly Pick<HarnessAdapter, 'name' | 'binary'>[]): string | undefined {
   if (critic.command !== undefined) return critic.command;
   return adapters.find((candidate) => candidate.name === critic.harness)?.binary;
 }

@@ -36,19 +36,98 @@ export interface HarnessResult {
   readonly usage: Usage;
 }
 
+/** What the-loop does when a hook event arrives. */
+export type HookEventKind =
+  /** The agent is about to stop: the reply may hold it with what is still unmet. */
+  | 'stop'
+  /** A session starts or a prompt arrives: the reply may put the work item's state in context. */
+  | 'context'
+  /** A file was written: an artifact under the spec root is checked at once. */
+  | 'edit';
+
+/** One hook event a harness sends, under the harness's own name. */
+export interface HookEvent {
+  readonly name: string;
+  readonly kind: HookEventKind;
+  /** False when the harness reads no context from the reply to this event; the text then goes to stderr, which its hook log shows. */
+  readonly takesContext: boolean;
+}
+
+/** A hook payload, whatever the harness: the fields the-loop reads. */
+export interface HookPayload {
+  readonly event: string;
+  /** The session (or conversation) the event belongs to: the no-progress count is kept per session. */
+  readonly sessionId: string | null;
+  /** The project directory the payload names, when it names one. */
+  readonly projectDir: string | null;
+  /** The session's working directory, when the payload gives it. */
+  readonly cwd: string | null;
+  /** The file an edit event wrote. */
+  readonly filePath: string | null;
+  /** How the turn ended, when the harness says (`completed`, `aborted`, `error`); only a completed turn is continued. */
+  readonly turnStatus: string | null;
+}
+
+/** What a doctor run plants in a sample payload. */
+export interface SamplePayload {
+  readonly sessionId: string;
+  readonly projectDir: string;
+  /** The file an edit event reports as written. */
+  readonly filePath: string;
+}
+
+/** A harness's hook dialect: its events, its payloads and its replies. */
+export interface HookDialect {
+  /** The events the-loop answers, in the order they are installed and checked. */
+  readonly events: readonly HookEvent[];
+  /** The variable the harness sets to the project directory when it runs a hook command, if any. */
+  readonly projectDirVariable?: string | undefined;
+  /** Read the JSON the harness writes to a hook's stdin. */
+  parsePayload(text: string): { ok: true; payload: HookPayload } | { ok: false; error: string };
+  /** The reply to a stop event: hold the agent with `continuation` as its next step, or (undefined) let it stop. */
+  stopReply(continuation: string | undefined): Record<string, unknown>;
+  /** The reply that puts `text` in the agent's context for a context or edit event; `{}` when there is no text. */
+  contextReply(event: string, text: string | undefined): Record<string, unknown>;
+  /** What a reply tells the agent, as text: the inverse of the two replies. */
+  replyText(reply: Record<string, unknown>): string;
+  /** A payload as the harness sends it for `event`; doctor feeds these to the installed hooks. */
+  samplePayload(event: string, sample: SamplePayload): Record<string, unknown>;
+}
+
+export type SettingsResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+/** Where a harness keeps its hook configuration, and how the-loop's entries are merged into it. */
+export interface HookSettings {
+  /** The settings file, relative to the project root. */
+  readonly file: string;
+  /** The launcher the installed commands start when none is given. */
+  readonly defaultLauncher: string;
+  /** Merge the-loop's hooks into the file's parsed value, keeping everything else. Idempotent. */
+  install(settings: unknown, launcher: string): SettingsResult;
+  /** Remove only the-loop's entries. */
+  uninstall(settings: unknown): SettingsResult;
+  /** The installed command line for each event, as found in the file's parsed value. */
+  installed(settings: unknown): Map<string, string>;
+}
+
 /**
- * The port a harness adapter implements. Adapters are passed explicitly to whoever needs
- * them (critic rounds, the orchestrator, models check); there is no global registry.
+ * The port a harness adapter implements: everything harness-specific. Adapters are passed
+ * explicitly to whoever needs them (critic rounds, models check, the hooks, install,
+ * doctor, the orchestrator); there is no global registry.
  */
 export interface HarnessAdapter {
-  /** The name configuration uses (`harness: claude`). */
+  /** The name configuration and the command line use (`harness: claude`, `--harness claude`). */
   readonly name: string;
+  /** The harness as people name it (`Claude Code`). */
+  readonly title: string;
   /** The executable looked up on PATH. */
   readonly binary: string;
   /** How to run the harness once, headless, on one prompt. */
   oneShot(request: OneShotRequest): OneShotArgv;
   /** Read a finished run's stdout (already decoded) and exit code. */
   parseResult(stdout: string, exitCode: number): HarnessResult;
+  readonly hooks: HookDialect;
+  readonly settings: HookSettings;
 }
 
 /** Usage when a harness reported nothing. */

@@ -5,7 +5,7 @@ import type { HarnessAdapter } from '../harness/adapter.js';
 import { parseResultLike } from '../harness/result-json.js';
 import { argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, type ModelVerdict } from './verdicts.js';
 
-const adapter: HarnessAdapter = { name: 'h', binary: 'h-cli', oneShot: (r) => ({ args: [r.prompt] }), parseResult: parseResultLike };
+const adapter: Pick<HarnessAdapter, 'name' | 'binary' | 'oneShot' | 'parseResult'> = { name: 'h', binary: 'h-cli', oneShot: (r) => ({ args: [r.prompt] }), parseResult: parseResultLike };
 const ran = { spawnError: undefined, timedOut: false, stdout: '', stderr: '' };
 
 describe('classifyProbe', () => {

@@ -29,7 +29,7 @@ export interface ModelPair {
 export const PROBE_PROMPT = 'Reply with the single word: ok';
 
 /** Every distinct harness/model pair the critics declare on a built-in harness, in declaration order. */
-export function declaredModelPairs(critics: readonly CriticDeclaration[], adapters: readonly HarnessAdapter[]): ModelPair[] {
+export function declaredModelPairs(critics: readonly CriticDeclaration[], adapters: readonly Pick<HarnessAdapter, 'name'>[]): ModelPair[] {
   const pairs: ModelPair[] = [];
   for (const critic of critics) {
     if (critic.command !== undefined || critic.harness === undefined) continue;
@@ -50,7 +50,7 @@ export function verdictKey(pair: ModelPair): string {
  * not refusing the model: that is a defect in the adapter, reported as `unknown` with
  * reason `flag-rejected` naming the flag, so it is never mistaken for a refusal.
  */
-export function classifyProbe(observation: Pick<ProcessResult, 'spawnError' | 'timedOut' | 'exitCode' | 'stdout' | 'stderr'>, adapter: HarnessAdapter): { verdict: VerdictKind; reason: VerdictReason; message: string } {
+export function classifyProbe(observation: Pick<ProcessResult, 'spawnError' | 'timedOut' | 'exitCode' | 'stdout' | 'stderr'>, adapter: Pick<HarnessAdapter, 'binary' | 'parseResult'>): { verdict: VerdictKind; reason: VerdictReason; message: string } {
   if (observation.spawnError === 'not-found') return { verdict: 'unknown', reason: 'binary-missing', message: `${adapter.binary} is not on PATH` };
   if (observation.spawnError !== undefined) return { verdict: 'unknown', reason: 'spawn-failed', message: observation.spawnError };
   if (observation.timedOut) return { verdict: 'unknown', reason: 'timeout', message: 'the probe timed out' };
