@@ -17,3 +17,11 @@ export function waitsOnHuman(result: WorkItemResult): boolean {
 export function blockingFindings(result: WorkItemResult): Diagnostic[] {
   return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error'));
 }
+
+/** What fails a check: any unmet gate (`unmet`), or only what an agent can fix (`block`). */
+export type FailOn = 'unmet' | 'block';
+
+/** Whether a result fails under the chosen `--fail-on`. */
+export function failsCheck(result: WorkItemResult, failOn: FailOn): boolean {
+  return failOn === 'unmet' ? !result.ok : blockingFindings(result).length > 0;
+}

@@ -1,4 +1,5 @@
-export { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
+export { blockingFindings, currentNodeOf, failsCheck, waitsOnHuman } from './blocking-findings.js';
+export type { FailOn } from './blocking-findings.js';
 export { digestFindings } from './findings-digest.js';
 export { decideStop } from './stop-decision.js';
 export type { Escalation, StopCounter, StopDecision, StopInput } from './stop-decision.js';

@@ -1,15 +1,15 @@
 import type { WorkItemResult } from '@the-loop/core';
-import { blockingFindings, touchedWorkItems } from '@the-loop/hooks';
+import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
 import { githubSummary, toGithubAnnotations } from '../format/github.js';
 import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
-import { evaluateFromDisk } from '../io/evaluate.js';
-import { git, splitZ } from '../io/git.js';
-import { mapLimit } from '../io/map-limit.js';
-import { listWorkItems, resolveWorkItem } from '../io/read-work-item.js';
-import { openRepo, type Repo } from '../io/repo.js';
+import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { git, splitZ } from '../git/git.js';
+import { mapLimit } from '../workspace/map-limit.js';
+import { listWorkItems, resolveWorkItem } from '../workspace/read-work-item.js';
+import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, VERSION, type Command } from '../main.js';
 
 const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
@@ -67,7 +67,7 @@ export const command: Command = {
       // The single-item JSON is the original contract and stays exactly as it was.
       if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...result }, null, 2)}\n`);
       else writeSet(format, [result], failOn, env, rulesUrl);
-      return failed(result, failOn) ? 1 : 0;
+      return failsCheck(result, failOn) ? 1 : 0;
     }
 
     const known = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
@@ -86,7 +86,7 @@ export const command: Command = {
       env.stderr.write(`the-loop: ${ids.length} work item${ids.length === 1 ? '' : 's'} changed since ${values['changed-from']}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}\n`);
     }
     const results = await mapLimit(ids, 16, (id) => evaluateFromDisk(repo, id, options));
-    const failing = results.filter((r) => failed(r, failOn)).map((r) => r.workItem);
+    const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
     if (format === 'json') {
       const selection = values.all ? { all: true } : { changedFrom: values['changed-from'] };
       env.stdout.write(`${JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok: failing.length === 0, failing, results }, null, 2)}\n`);
@@ -95,8 +95,8 @@ export const command: Command = {
   },
 };
 
-function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: 'unmet' | 'block', env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo): void {
-  const failing = results.filter((r) => failed(r, failOn)).map((r) => r.workItem);
+function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo): void {
+  const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
   if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }), null, 2)}\n`);
   else if (format === 'github') {
     env.stdout.write(toGithubAnnotations(results, failOn));
@@ -106,12 +106,6 @@ function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemRes
     if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
     env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
   }
-}
-
-/** Whether a result fails under the chosen mode. */
-export function failed(result: WorkItemResult, failOn: 'unmet' | 'block'): boolean {
-  if (failOn === 'unmet') return !result.ok;
-  return blockingFindings(result).length > 0;
 }
 
 function renderCheck(result: WorkItemResult, c: Colors): string {

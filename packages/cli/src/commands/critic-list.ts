@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { columns } from '../format/findings.js';
-import { openRepo } from '../io/repo.js';
-import { loadReviews } from '../io/reviews.js';
+import { openRepo } from '../workspace/repo.js';
+import { loadReviews } from '../workspace/reviews.js';
 import { oneOf, parseOptions, type CommandEnv } from '../main.js';
 import { findExecutable } from '../process/find-executable.js';
 

@@ -19,9 +19,9 @@ import {
   type Usage,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { openRepo, type Repo } from '../io/repo.js';
-import { loadReviews } from '../io/reviews.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { openRepo, type Repo } from '../workspace/repo.js';
+import { loadReviews } from '../workspace/reviews.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { parseOptions, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
 import { withScratchFile } from '../process/scratch-file.js';

@@ -8,8 +8,8 @@ import { resolveLauncher, splitCommandLine } from '../doctor/command-line.js';
 import { readIfPresent } from '../install/plan.js';
 import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
 import { gitHooksDir } from '../install/targets.js';
-import { git } from '../io/git.js';
-import { openRepo } from '../io/repo.js';
+import { git } from '../git/git.js';
+import { openRepo } from '../workspace/repo.js';
 import { runProcess, type RunResult } from '../process/run-process.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 

@@ -18,13 +18,13 @@ import {
   type Taken,
   type TransitionResult,
 } from '@the-loop/core';
-import { UsageError } from '../errors.js';
+import { configurationError, UsageError } from '../errors.js';
 import { runExternalEffects, runFileEffects, type EffectContext, type EffectReport } from '../effects/run-effects.js';
-import { loadCollaborators } from '../io/collaborators.js';
-import { evaluateFromDisk, evaluateNodeFromDisk } from '../io/evaluate.js';
-import { loadGraphState, readGraphState, saveGraphState, statePathOf, withStateLock } from '../io/graph-state-store.js';
-import { artifactNames, resolveWorkItem, sha256 } from '../io/read-work-item.js';
-import { formatIssues, openRepo, type Repo } from '../io/repo.js';
+import { loadCollaborators } from '../workspace/collaborators.js';
+import { evaluateFromDisk, evaluateNodeFromDisk } from '../workspace/evaluate.js';
+import { loadGraphState, readGraphState, saveGraphState, statePathOf, withStateLock } from '../state/graph-state-store.js';
+import { artifactNames, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
+import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
@@ -182,7 +182,7 @@ async function mutate(
   decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
   const runtime = parseRuntimeConfig(repo.config.source);
-  if (!runtime.ok) throw new UsageError(formatIssues('the configuration is invalid', runtime.issues));
+  if (!runtime.ok) throw configurationError('the configuration is invalid', runtime.issues);
   const ctx: EffectContext = { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env };
   const now = env.now().toISOString();
   const outcome = await withStateLock(repo, id, async () => {
@@ -261,7 +261,7 @@ async function show(repo: Repo, positionals: readonly string[], formatOption: st
 
 async function status(repo: Repo, id: string, out: Out): Promise<number> {
   const read = await readGraphState(repo, id);
-  if (read.kind === 'invalid') throw new UsageError(formatIssues('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues));
+  if (read.kind === 'invalid') throw configurationError('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues);
   const state = read.kind === 'ok' ? read.state : null;
   const derived = await evaluateFromDisk(repo, id, { recompute: true });
   const recorded = state ? state.currentNode : undefined;

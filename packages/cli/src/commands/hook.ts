@@ -1,5 +1,5 @@
 import { type Command } from '../main.js';
-import { harnessHookUsage, runHarnessHook } from '../hook/harness-hook.js';
+import { harnessHookUsage, runHarnessHook } from './hook-harness.js';
 
 export const command: Command = {
   summary: 'answer a harness hook or git pre-push',
@@ -10,7 +10,7 @@ git's pre-push gate (see \`the-loop hook pre-push --help\`): fails closed, refus
   async run(args, env) {
     if (args[0] === 'pre-push') {
       // Loaded only for git: a harness hook never pays for the git plumbing.
-      const { runPrePush } = await import('../hook/pre-push.js');
+      const { runPrePush } = await import('./hook-pre-push.js');
       return runPrePush(args.slice(1), env);
     }
     return runHarnessHook(args, env);

@@ -16,9 +16,9 @@ import {
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { columns } from '../format/findings.js';
-import { openRepo } from '../io/repo.js';
-import { loadReviews } from '../io/reviews.js';
-import { withLocalLock, writeStateFile } from '../io/local-state.js';
+import { openRepo } from '../workspace/repo.js';
+import { loadReviews } from '../workspace/reviews.js';
+import { withLocalLock, writeStateFile } from '../state/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
 

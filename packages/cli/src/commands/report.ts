@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
-import { evaluateMany } from '../io/evaluate-many.js';
-import { artifactNames, listWorkItems } from '../io/read-work-item.js';
-import { openRepo } from '../io/repo.js';
+import { evaluateMany } from '../workspace/evaluate-many.js';
+import { artifactNames, listWorkItems } from '../workspace/read-work-item.js';
+import { openRepo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command } from '../main.js';
 
 const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty]

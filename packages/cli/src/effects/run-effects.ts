@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXECUTION_LOG, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
-import { writeFileAtomic } from '../io/atomic-write.js';
-import type { Repo } from '../io/repo.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
+import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
-import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from './github-labels.js';
+import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from '../github/labels.js';
 
 /** What happened to one effect: never claimed done when it was skipped or failed. */
 export type EffectReport = Effect & { readonly status: 'done' | 'skipped' | 'failed'; readonly detail: string };

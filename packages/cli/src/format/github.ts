@@ -1,10 +1,11 @@
+import type { FailOn } from '@the-loop/hooks';
 import { type Diagnostic, type WorkItemResult } from '@the-loop/core';
 import { levelOf, type Level } from './level.js';
 
 const COMMAND: Record<Level, string> = { error: 'error', warning: 'warning', note: 'notice' };
 
 /** GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per finding. */
-export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: 'unmet' | 'block'): string {
+export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: FailOn): string {
   const lines = results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d, levelOf(result, d, failOn))));
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -1,3 +1,4 @@
+import type { FailOn } from '@the-loop/hooks';
 import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { RULE_IDS, type Diagnostic, type RuleId, type WorkItemResult } from '@the-loop/core';
@@ -29,7 +30,7 @@ const RULE_SUMMARIES: Record<RuleId, string> = {
 };
 
 /** SARIF 2.1.0 for a set of checked work items: every rule in `rules[]`, stable fingerprints. */
-export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string; failOn: 'unmet' | 'block' }): Log {
+export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string; failOn: FailOn }): Log {
   const rules: ReportingDescriptor[] = RULE_IDS.map((id) => ({
     id,
     name: id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase()),

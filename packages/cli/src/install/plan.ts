@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
 
 /** One file change `hooks install` will make; all are planned (and validated) before any is applied. */
 export type Change =

@@ -1,7 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { git } from '../io/git.js';
+import { git } from '../git/git.js';
 import { formatJson, readIfPresent, type Change } from './plan.js';
 import { CHAINED_SUFFIX, GIT_DEFAULT_LAUNCHER, isOwnPrePush, prePushScript } from './pre-push-script.js';
 

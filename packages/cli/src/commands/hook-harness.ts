@@ -2,17 +2,17 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
 import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
-import { UsageError } from '../errors.js';
+import { configurationError, UsageError } from '../errors.js';
 import { harnessNamed } from '../harness/adapters.js';
-import { resolveCurrentWorkItem } from '../io/current-work-item.js';
-import { evaluateFromDisk } from '../io/evaluate.js';
-import { readGraphState } from '../io/graph-state-store.js';
-import { resolveWorkItem } from '../io/read-work-item.js';
-import { formatIssues, openRepo, type Repo } from '../io/repo.js';
+import { resolveCurrentWorkItem } from '../workspace/current-work-item.js';
+import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { readGraphState } from '../state/graph-state-store.js';
+import { resolveWorkItem } from '../workspace/read-work-item.js';
+import { openRepo, type Repo } from '../workspace/repo.js';
 import { parseOptions, type CommandEnv } from '../main.js';
-import { readStdin } from './read-stdin.js';
-import { persistEscalation } from './persist-escalation.js';
-import { decideStopWithState } from './stop-state.js';
+import { readStdin } from '../process/read-stdin.js';
+import { persistEscalation } from '../state/escalation.js';
+import { decideStopWithState } from '../state/stop-counters.js';
 
 /** The `hook` command's help, naming the harnesses and events it is given. */
 export function harnessHookUsage(adapters: readonly HarnessAdapter[]): string {
@@ -58,7 +58,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
   const repo = await openRepo(env.cwd, root);
   const hooksConfig = parseHooksConfig(repo.config.source);
-  if (!hooksConfig.ok) throw new UsageError(formatIssues('the hooks configuration is invalid', hooksConfig.issues));
+  if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);
 
   if (event.kind === 'stop') {

@@ -26,7 +26,7 @@ function valid(text: string): number {
 
 describe('writeFileAtomic', () => {
   it('leaves the old or the new version when the writer is killed at random moments', async () => {
-    const driver = await bundleDriver('atomic-writer', DRIVER(sourcePath('io/atomic-write.ts')));
+    const driver = await bundleDriver('atomic-writer', DRIVER(sourcePath('workspace/atomic-write.ts')));
     const dir = await mkdtemp(join(tmpdir(), 'the-loop-crash-'));
     const target = join(dir, 'graph-state.json');
     await writeFile(target, JSON.stringify({ seq: 0, pad: 'x'.repeat(1_000_000) }));

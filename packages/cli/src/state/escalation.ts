@@ -1,8 +1,8 @@
 import { escalateAt, emptyGraphState, parseRuntimeConfig } from '@the-loop/core';
 import { runExternalEffects, runFileEffects, type EffectContext } from '../effects/run-effects.js';
-import { loadCollaborators } from '../io/collaborators.js';
-import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../io/graph-state-store.js';
-import type { Repo } from '../io/repo.js';
+import { loadCollaborators } from '../workspace/collaborators.js';
+import { loadGraphState, saveGraphState, statePathOf, withStateLock } from './graph-state-store.js';
+import type { Repo } from '../workspace/repo.js';
 import type { CommandEnv } from '../main.js';
 
 /**

@@ -2,19 +2,18 @@ import { access, constants, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { howItEnded } from '@the-loop/core';
-import { blockingFindings, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
-import { failed } from '../commands/check.js';
+import { blockingFindings, failsCheck, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { formatFinding } from '../format/findings.js';
-import { materializeCommitPaths } from '../io/commit-tree.js';
-import { evaluateFromDisk } from '../io/evaluate.js';
-import { git, splitZ } from '../io/git.js';
-import { listWorkItems } from '../io/read-work-item.js';
-import { openRepo } from '../io/repo.js';
+import { materializeCommitPaths } from '../git/commit-tree.js';
+import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { git, splitZ } from '../git/git.js';
+import { listWorkItems } from '../workspace/read-work-item.js';
+import { openRepo } from '../workspace/repo.js';
 import { runProcess } from '../process/run-process.js';
 import { parseOptions, type CommandEnv } from '../main.js';
-import { readStdin } from './read-stdin.js';
+import { readStdin } from '../process/read-stdin.js';
 
 export const PRE_PUSH_USAGE = `Usage: the-loop hook pre-push [--repo DIR] [--chain PATH] [<remote> [<url>]]
 
@@ -67,7 +66,7 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
       if (!present.has(id)) continue; // deleted by the push: nothing left to check
       checked += 1;
       const result = await evaluateFromDisk(probe, id);
-      if (!failed(result, 'block')) continue;
+      if (!failsCheck(result, 'block')) continue;
       refused = true;
       const blocking = blockingFindings(result);
       env.stderr.write(`${c.bold(`the-loop pre-push: ${id}`)} (${update.localRef} → ${update.remoteRef}) blocks at "${result.currentNode ?? 'done'}":\n`);

@@ -1,6 +1,6 @@
 import { APPROVER_ROLE, compareDiagnostics, diagnostic, evaluateGate, evaluateWorkItem, loginsWithRole, type Diagnostic, type GateOutcome, type GraphState, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { loadCollaborators } from './collaborators.js';
-import { readGraphState, statePathOf } from './graph-state-store.js';
+import { readGraphState, statePathOf } from '../state/graph-state-store.js';
 import { artifactNames, readWorkItem, sha256 } from './read-work-item.js';
 import type { Repo } from './repo.js';
 

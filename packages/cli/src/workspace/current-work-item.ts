@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { workItemIdProblem } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
-import { currentBranch } from './git.js';
+import { currentBranch } from '../git/git.js';
 import { mapLimit } from './map-limit.js';
 import { listWorkItems, resolveWorkItem } from './read-work-item.js';
 import type { Repo } from './repo.js';

@@ -1,6 +1,6 @@
 import { decideStop, type StopCounter, type StopDecision } from '@the-loop/hooks';
 import type { WorkItemResult } from '@the-loop/core';
-import { readStateFile, withLocalLock, writeStateFile } from '../io/local-state.js';
+import { readStateFile, withLocalLock, writeStateFile } from './local-state.js';
 
 export const COUNTERS_FILE = 'stop-counters.json';
 

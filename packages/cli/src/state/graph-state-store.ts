@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type SourceIssue } from '@the-loop/core';
-import { UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { configurationError } from '../errors.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock, type LockOptions } from './lock.js';
-import { formatIssues, type Repo } from './repo.js';
+import type { Repo } from '../workspace/repo.js';
 
 /** The state file's path relative to the repository root, as messages name it. */
 export function statePathOf(repo: Repo, id: string): string {
@@ -32,7 +32,7 @@ export async function loadGraphState(repo: Repo, id: string): Promise<GraphState
   const read = await readGraphState(repo, id);
   if (read.kind === 'absent') return undefined;
   if (read.kind === 'ok') return read.state;
-  throw new UsageError(formatIssues('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues));
+  throw configurationError('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues);
 }
 
 /** Write the state atomically. Call it inside `withStateLock`. */

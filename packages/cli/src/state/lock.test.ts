@@ -24,7 +24,7 @@ for (let i = 0; i < Number(times); i += 1) {
 
 describe('withLock', () => {
   it('lets concurrent processes update a file without losing a write', async () => {
-    const driver = await bundleDriver('lock-counter', DRIVER(sourcePath('io/lock.ts'), sourcePath('io/atomic-write.ts')));
+    const driver = await bundleDriver('lock-counter', DRIVER(sourcePath('state/lock.ts'), sourcePath('workspace/atomic-write.ts')));
     const dir = await mkdtemp(join(tmpdir(), 'the-loop-lock-'));
     const counter = join(dir, 'counter');
     await writeFile(counter, '0');

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { COLLABORATORS_FILE, parseCollaborators, type Collaborator } from '@the-loop/core';
-import { UsageError } from '../errors.js';
-import { formatIssues, type Repo } from './repo.js';
+import { configurationError, UsageError } from '../errors.js';
+import type { Repo } from './repo.js';
 
 const cache = new WeakMap<Repo, Promise<readonly Collaborator[]>>();
 
@@ -25,6 +25,6 @@ async function read(repo: Repo): Promise<readonly Collaborator[]> {
     throw new UsageError(`cannot read ${COLLABORATORS_FILE}: ${(error as Error).message}`);
   }
   const result = parseCollaborators(COLLABORATORS_FILE, text);
-  if (!result.ok) throw new UsageError(formatIssues(`${COLLABORATORS_FILE} is invalid`, result.issues));
+  if (!result.ok) throw configurationError(`${COLLABORATORS_FILE} is invalid`, result.issues);
   return result.collaborators;
 }

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock } from './lock.js';
 
 /** Machine-local state (the stop hooks' no-progress counters): never committed, never shared between clones. */

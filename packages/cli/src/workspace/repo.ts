@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig, type SourceIssue } from '@the-loop/core';
-import { UsageError } from '../errors.js';
+import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig } from '@the-loop/core';
+import { configurationError, UsageError } from '../errors.js';
 
 /** A repository the CLI works on: its root and its configuration. */
 export interface Repo {
@@ -29,14 +29,9 @@ export async function openRepo(cwd: string, repoOption: string | undefined): Pro
       throw new UsageError(`cannot read ${name}: ${(error as Error).message}`);
     }
     const result = parseHarnessConfig(name, text);
-    if (!result.ok) throw new UsageError(formatIssues('the configuration is invalid', result.issues));
+    if (!result.ok) throw configurationError('the configuration is invalid', result.issues);
     config = result.config;
     break;
   }
   return { root, config, specRoot: join(root, config.specDir) };
-}
-
-/** Several positioned problems as one message, one `file:line:col  message` per line. */
-export function formatIssues(title: string, issues: readonly SourceIssue[]): string {
-  return [`${title}:`, ...issues.map((i) => `  ${i.file}:${i.line}:${i.column}  ${i.message}`)].join('\n');
 }
