@@ -22,6 +22,7 @@ import { openRepo, type Repo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { parseOptions, type CommandEnv } from '../main.js';
+import { withHooksOff } from '../hook/hooks-off.js';
 import { findExecutable } from '../process/find-executable.js';
 import { runProcess, type RunOutcome } from '../process/run-process.js';
 import { withScratchFile } from '../process/scratch-file.js';
@@ -172,7 +173,7 @@ async function runRound(critic: CriticEntry, invocation: Invocation): Promise<En
   const outcome: RunOutcome =
     executable === undefined
       ? { spawnError: 'not-found', exitCode: null, signal: null, timedOut: false, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', truncated: false, durationMs: 0 }
-      : await runProcess({ ...invocation, command: executable });
+      : await runProcess({ ...invocation, command: executable, env: withHooksOff(invocation.env) });
   // Found on PATH but "not found" at exec time: its interpreter (the #! line) is missing.
   if (executable !== undefined && outcome.spawnError === 'not-found') {
     return envelopeFor(critic, invocation, { ...outcome, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` });

@@ -21,6 +21,7 @@ import { openRepo } from '../io/repo.js';
 import { loadReviews } from '../io/reviews.js';
 import { withLocalLock, writeStateFile } from '../io/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { withHooksOff } from '../hook/hooks-off.js';
 import { findExecutable } from '../process/find-executable.js';
 import { definedEnv, runProcess } from '../process/run-process.js';
 
@@ -116,7 +117,7 @@ async function probe(
           args: oneShot.args,
           stdin: oneShot.stdin,
           cwd: root,
-          env: definedEnv(env.env),
+          env: withHooksOff(definedEnv(env.env)),
           timeoutMs: timeoutSeconds * 1000,
         });
   const { verdict, reason, message } = classifyProbe(observation, adapter);

@@ -11,6 +11,7 @@ import { readGraphState } from '../io/graph-state-store.js';
 import { resolveWorkItem } from '../io/read-work-item.js';
 import { formatIssues, openRepo, type Repo } from '../io/repo.js';
 import { oneOf, parseOptions, type CommandEnv } from '../main.js';
+import { HOOKS_OFF_NOTE, hooksAreOff } from './hooks-off.js';
 import { readStdin } from './read-stdin.js';
 import { persistEscalation } from './persist-escalation.js';
 import { decideStopWithState } from './stop-state.js';
@@ -62,6 +63,10 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     throw new UsageError(`${harness} hook event must be one of ${known.join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
   }
   const payload = readPayload(harness, await readStdin(env.stdin));
+  if (hooksAreOff(env.env)) {
+    env.stderr.write(`the-loop: ${HOOKS_OFF_NOTE}\n`);
+    return {};
+  }
   const declared = values.repo ?? (harness === 'claude' ? env.env['CLAUDE_PROJECT_DIR'] || undefined : undefined) ?? payload.root ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
   const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
