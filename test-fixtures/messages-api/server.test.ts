@@ -41,7 +41,7 @@ describe('loopback Messages API', () => {
     server = await startMessagesServer([], { error: 529 });
     const response = await post({ model: 'claude-test', messages: [] });
     expect(response.status).toBe(529);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'loopback error 529' } });
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   });
 
   it('records and refuses a tunnel to any other host, and any other path', async () => {

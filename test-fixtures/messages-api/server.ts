@@ -170,6 +170,14 @@ function parseBody(raw: string): unknown {
   }
 }
 
+// The messages the API gives for the errors tests script most.
+function errorMessage(status: number, model: string): string {
+  if (status === 401) return 'invalid x-api-key';
+  if (status === 404) return `model: ${model}`;
+  if (status === 529) return 'Overloaded';
+  return `loopback error ${status}`;
+}
+
 function sendError(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_loopback_${status}` });
   res.end(JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } }));
@@ -178,7 +186,7 @@ function sendError(res: ServerResponse, status: number, message: string): void {
 type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Readonly<Record<string, unknown>> };
 
 function answer(res: ServerResponse, request: MessagesRequest, reply: Reply, serial: number): void {
-  if ('error' in reply) return sendError(res, reply.error, reply.message ?? (reply.error === 404 ? `model: ${request.model}` : `loopback error ${reply.error}`));
+  if ('error' in reply) return sendError(res, reply.error, reply.message ?? errorMessage(reply.error, request.model));
   const blocks: Block[] = [];
   if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text });
   if ('tool' in reply) blocks.push({ type: 'tool_use', id: `toolu_loopback_${serial}`, name: reply.tool, input: reply.input });

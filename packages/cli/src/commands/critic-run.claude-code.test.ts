@@ -107,4 +107,24 @@ describe('models check with harness: claude', () => {
     const saved = JSON.parse(await readFile(join(dir, '.the-loop/local/model-verdicts.json'), 'utf8'));
     expect(saved.verdicts[`claude/${RETIRED}`]).toMatchObject({ verdict: 'refused', reason: 'model-refused' });
   });
+
+  it('never records a bad key or an overloaded API as a refused model', async () => {
+    const failing: Record<string, number> = { 'claude-locked-out': 401, 'claude-overloaded': 529 };
+    sandbox = await claudeSandbox([], (request) => ({ error: failing[request.model] ?? 500 }));
+    const critics = Object.keys(failing).map((model) => `    - name: ${model}\n      harness: claude\n      model: ${model}\n`);
+    const dir = await claudeProject({ '.the-loop/harness-config.yaml': `reviews:\n  critics:\n${critics.join('')}` });
+
+    // Claude Code's own retry count, at 0 so an overloaded API answers at once.
+    const run = await runCli(['models', 'check', '--format', 'json'], { cwd: dir, env: { ...sandbox.env, CLAUDE_CODE_MAX_RETRIES: '0' }, inherit: false });
+
+    expect(run.code).toBe(1);
+    const models = JSON.parse(run.stdout).models;
+    expect(models).toMatchObject([
+      { model: 'claude-locked-out', verdict: 'unknown', reason: 'api-error', message: expect.stringContaining('401') },
+      { model: 'claude-overloaded', verdict: 'unknown', reason: 'api-error', message: expect.stringContaining('529') },
+    ]);
+    expect(models[0].message).toContain('Invalid API key');
+    // Unknown verdicts are not cached: the next check asks again.
+    expect(await readFile(join(dir, '.the-loop/local/model-verdicts.json'), 'utf8').catch(() => 'absent')).toBe('absent');
+  });
 });

@@ -185,7 +185,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOu
   const parsed =
     invocation.outputFormat === 'json'
       ? (BUILT_IN_ADAPTERS.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
-      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE };
+      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
   const seconds = invocation.timeoutMs / 1000;
   const [reason, error]: [RoundReason, string | null] =
     outcome.spawnError === 'not-found'
