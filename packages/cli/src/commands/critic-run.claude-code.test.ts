@@ -82,9 +82,9 @@ describe('critic run with harness: claude', () => {
 
     expect(run.code).toBe(1);
     const envelope = JSON.parse(run.stdout);
-    expect(envelope).toMatchObject({ ok: false, reason: 'exit-nonzero', exitCode: 1 });
-    expect(envelope.output).toContain(`There's an issue with the selected model (${RETIRED}).`);
-    expect(run.stderr).toContain('the-loop: critic "claude-retired" round failed: exited with code 1');
+    const said = `There's an issue with the selected model (${RETIRED}). It may not exist or you may not have access to it. Run --model to pick a different model.`;
+    expect(envelope).toMatchObject({ ok: false, reason: 'exit-nonzero', exitCode: 1, output: said, error: `exited with code 1: ${said}` });
+    expect(run.stderr).toContain(`the-loop: critic "claude-retired" round failed: exited with code 1: ${said}`);
   });
 });
 

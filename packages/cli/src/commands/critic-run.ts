@@ -8,6 +8,7 @@ import {
   NO_USAGE,
   parseArtifact,
   parseResultLike,
+  parseResultObject,
   resolveInvocation,
   workItemIdProblem,
   EXECUTION_LOG,
@@ -195,7 +196,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOu
         : outcome.timedOut
           ? ['timeout', `timed out after ${seconds} s; the process group was terminated`]
           : outcome.exitCode !== 0
-            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${tail(outcome.stderr)}`]
+            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${cause(outcome, parsed.text)}`]
             : parsed.isError
               ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
               : parsed.text.trim() === ''
@@ -218,6 +219,13 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: RunOu
     sessionId: parsed.sessionId,
     usage: parsed.usage,
   };
+}
+
+// Why a harness failed: the text of a result object that reports the error (Claude Code puts
+// the cause there, and only a diagnostic tag on stderr), else the end of stderr.
+function cause(outcome: RunOutcome, text: string): string {
+  const reported = parseResultObject(outcome.stdout)?.['is_error'] === true ? firstLine(text) : '';
+  return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
 }
 
 function tail(stderr: string): string {
