@@ -44,6 +44,14 @@ describe('loopback Messages API', () => {
     expect(await response.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   });
 
+  it('ends a script that would loop for ever: after 40 requests the API refuses', async () => {
+    server = await startMessagesServer([], { tool: 'Read', input: { file_path: 'a.md' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 41; i += 1) statuses.push((await post({ model: 'claude-test', messages: [] })).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(40);
+    expect(statuses.at(-1)).toBe(400);
+  });
+
   it('records and refuses a tunnel to any other host, and any other path', async () => {
     server = await startMessagesServer();
     const { port } = new URL(server.url);

@@ -65,6 +65,7 @@ export interface MessagesServer {
 
 const DEFAULT_USAGE: ReplyUsage = { inputTokens: 100, outputTokens: 10 };
 const MESSAGES_PATH = '/v1/messages';
+const MAX_MESSAGES = 40;
 // Claude Code checks that its API host answers before a session when non-essential traffic is on.
 const REACHABILITY_PATH = '/api/hello';
 
@@ -97,6 +98,8 @@ export async function startMessagesServer(replies: readonly Reply[] = [], otherw
       requests.push({ method: req.method ?? '', path, headers: req.headers, body });
       if (req.method === 'POST' && pathname(path) === MESSAGES_PATH) {
         if (typeof body !== 'object' || body === null) return sendError(res, 400, 'the request body is not a JSON object');
+        // A script that never lets the agent finish must not loop until the test times out.
+        if (served >= MAX_MESSAGES) return sendError(res, 400, `this loopback server answers at most ${MAX_MESSAGES} requests`);
         const request = body as MessagesRequest;
         const next = queued.shift() ?? (typeof fallback === 'function' ? fallback(request) : fallback);
         served += 1;

@@ -9,6 +9,8 @@ import { graphConfig, LOCKED, runCli, TASKS_OPEN } from '../test-support/cli.js'
 
 const REVIEW = '1. tasks.md: "Test the greeting" is still open.\n2. No test covers an empty name.';
 const RETIRED = 'claude-retired-1';
+// the-loop kills the harness before the test's own timeout would leave it running.
+const DEADLINE = ['--timeout', '20'];
 
 let sandbox: ClaudeSandbox | undefined;
 afterEach(async () => {
@@ -50,7 +52,7 @@ describe('critic run with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['critic', 'run', 'claude-reviewer', '--prompt', 'Review issue-7.'], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runCli(['critic', 'run', 'claude-reviewer', '--prompt', 'Review issue-7.', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(0);
     const envelope = JSON.parse(run.stdout);
@@ -78,7 +80,7 @@ describe('critic run with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['critic', 'run', 'claude-retired', '--prompt', 'Review issue-7.'], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runCli(['critic', 'run', 'claude-retired', '--prompt', 'Review issue-7.', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(1);
     const envelope = JSON.parse(run.stdout);
@@ -93,7 +95,7 @@ describe('models check with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['models', 'check', '--format', 'json'], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(1);
     const models = JSON.parse(run.stdout).models;
@@ -115,7 +117,7 @@ describe('models check with harness: claude', () => {
     const dir = await claudeProject({ '.the-loop/harness-config.yaml': `reviews:\n  critics:\n${critics.join('')}` });
 
     // Claude Code's own retry count, at 0 so an overloaded API answers at once.
-    const run = await runCli(['models', 'check', '--format', 'json'], { cwd: dir, env: { ...sandbox.env, CLAUDE_CODE_MAX_RETRIES: '0' }, inherit: false });
+    const run = await runCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: { ...sandbox.env, CLAUDE_CODE_MAX_RETRIES: '0' }, inherit: false });
 
     expect(run.code).toBe(1);
     const models = JSON.parse(run.stdout).models;

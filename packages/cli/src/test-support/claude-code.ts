@@ -73,7 +73,7 @@ export async function claudeSandbox(replies: readonly Reply[] = [], otherwise?: 
     home,
     env,
     async claude(args, options) {
-      const run = await runArgv([executable, ...args], { cwd: options.cwd, env, inherit: false, input: options.stdin ?? '' });
+      const run = await runArgv([executable, ...args], { cwd: options.cwd, env, inherit: false, input: options.stdin ?? '', timeoutMs: CLAUDE_DEADLINE_MS });
       return { ...run, result: parseObject(run.stdout) };
     },
     close: () => server.close(),
@@ -96,6 +96,9 @@ export async function claudeProject(files: Readonly<Record<string, string>>, bra
   await git(dir, ['commit', '-q', '-m', 'Start the work item']);
   return dir;
 }
+
+/** A `claude` still running after this is killed, before the test's own timeout leaves it behind. */
+export const CLAUDE_DEADLINE_MS = 20_000;
 
 /** The headless turn the hook tests drive: print mode, the JSON result, edits allowed in the repository. */
 export const HEADLESS = ['--print', '--output-format', 'json', '--permission-mode', 'acceptEdits'] as const;
