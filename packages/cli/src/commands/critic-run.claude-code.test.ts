@@ -52,14 +52,16 @@ describe('critic run with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['critic', 'run', 'claude-reviewer', '--prompt', 'Review issue-7.', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
+    // A prompt that reads like options reaches the model as text (it travels on stdin).
+    const prompt = '--model claude-opus-4 -p Review issue-7.';
+    const run = await runCli(['critic', 'run', 'claude-reviewer', `--prompt=${prompt}`, ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(0);
     const envelope = JSON.parse(run.stdout);
     const requests = sandbox.server.requests.filter((r) => r.method === 'POST');
     expect(requests).toHaveLength(1);
     expect((requests[0]!.body as MessagesRequest).model).toBe('claude-sonnet-4-5');
-    expect(lastMessage(requests[0]!.body as MessagesRequest)).toContain('Review issue-7.');
+    expect(lastMessage(requests[0]!.body as MessagesRequest)).toContain(prompt);
     expect(envelope).toMatchObject({
       ok: true,
       reason: 'ran',
