@@ -68,9 +68,9 @@ describe('Claude Code runs the installed hooks', () => {
   it('blocks the stop with every unmet finding at file:line and the claim command, and lets the agent stop once it ticks them with Edit', async () => {
     sandbox = await claudeSandbox([
       { text: 'The greeting is done.' },
-      { tool: 'Read', input: { file_path: join('docs/specs/issue-7/tasks.md') } },
-      { tool: 'Edit', input: { file_path: 'docs/specs/issue-7/tasks.md', old_string: '- [ ] Write the greeting', new_string: '- [x] Write the greeting' } },
-      { tool: 'Edit', input: { file_path: 'docs/specs/issue-7/tasks.md', old_string: '- [ ] Test the greeting', new_string: '- [x] Test the greeting' } },
+      { tool: 'Read', input: { file_path: TASKS } },
+      { tool: 'Edit', input: { file_path: TASKS, old_string: '- [ ] Write the greeting', new_string: '- [x] Write the greeting' } },
+      { tool: 'Edit', input: { file_path: TASKS, old_string: '- [ ] Test the greeting', new_string: '- [x] Test the greeting' } },
       { text: 'Both tasks are ticked.' },
     ]);
     const dir = await project({ 'docs/specs/issue-7/requirements.md': LOCKED, [TASKS]: TWO_OPEN });

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseResultObject } from '@the-loop/core';
 import { startMessagesServer, type MessagesServer, type Reply, type ReplyRule } from '../../../../test-fixtures/messages-api/server.js';
 import { BIN, git, makeRepo, runArgv, runCli, type CliResult } from './cli.js';
 
@@ -74,7 +75,7 @@ export async function claudeSandbox(replies: readonly Reply[] = [], otherwise?: 
     env,
     async claude(args, options) {
       const run = await runArgv([executable, ...args], { cwd: options.cwd, env, inherit: false, input: options.stdin ?? '', timeoutMs: CLAUDE_DEADLINE_MS });
-      return { ...run, result: parseObject(run.stdout) };
+      return { ...run, result: parseResultObject(run.stdout) };
     },
     close: () => server.close(),
   };
@@ -102,12 +103,3 @@ export const CLAUDE_DEADLINE_MS = 20_000;
 
 /** The headless turn the hook tests drive: print mode, the JSON result, edits allowed in the repository. */
 export const HEADLESS = ['--print', '--output-format', 'json', '--permission-mode', 'acceptEdits'] as const;
-
-function parseObject(stdout: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(stdout) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
