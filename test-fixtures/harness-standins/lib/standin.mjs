@@ -1,7 +1,10 @@
-// Stand-ins for the `claude` and `cursor-agent` CLIs, for tests on machines that have
-// neither. They accept exactly the options the harnesses document (see the design notes on
-// harness facts), reject any other the way the real CLIs do (`error: unknown option '-m'`,
-// exit 1), read stdin when the real CLI would, and print the documented result JSON.
+// Stand-ins for the `claude` and `cursor-agent` CLIs. They accept exactly the options the
+// harnesses document (`cursor-agent --help`; Claude Code's reference), reject any other the way
+// the real CLIs do (`error: unknown option '-m'`, exit 1), read stdin when the real CLI would,
+// and print the documented result JSON. `cursor-agent` cannot be installed, so its tests rely on
+// this one. Claude Code's real behaviour is tested with the real CLI (the *.claude-code.test.ts
+// files); the `claude` stand-in remains for faults the real one cannot be made to show (a hang,
+// a surviving grandchild, undecodable or nonsensical output).
 // Behaviour is switched by environment variables:
 //   STANDIN_RECORD        file to which one JSON line per invocation is appended:
 //                         {harness, argv, stdin, cwd, prompt, promptFromFile}

@@ -8,6 +8,7 @@ import {
   NO_USAGE,
   parseArtifact,
   parseResultLike,
+  parseResultObject,
   resolveInvocation,
   workItemIdProblem,
   EXECUTION_LOG,
@@ -24,6 +25,7 @@ import { loadReviews } from '../workspace/reviews.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { parseOptions, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
+import { withHooksOff } from '../harness/hooks-off.js';
 import { withScratchFile } from '../process/scratch-file.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
@@ -88,7 +90,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const run = async (prompt: string, promptFile: string) => {
     const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
     if (!resolved.ok) throw new UsageError(resolved.reason);
-    return envelopeFor(critic, resolved.invocation, await runOnPath(resolved.invocation), env.adapters);
+    return envelopeFor(critic, resolved.invocation, await runOnPath({ ...resolved.invocation, env: withHooksOff(resolved.invocation.env) }), env.adapters);
   };
   const envelope =
     values.prompt !== undefined
@@ -171,7 +173,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
   const parsed =
     invocation.outputFormat === 'json'
       ? (adapters.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
-      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE };
+      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
   const seconds = invocation.timeoutMs / 1000;
   const [reason, error]: [RoundReason, string | null] =
     outcome.spawnError === 'not-found'
@@ -181,7 +183,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
         : outcome.timedOut
           ? ['timeout', `timed out after ${seconds} s; the process group was terminated`]
           : outcome.exitCode !== 0
-            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${tail(outcome.stderr)}`]
+            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${cause(outcome, parsed.text)}`]
             : parsed.isError
               ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
               : parsed.text.trim() === ''
@@ -204,6 +206,13 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
     sessionId: parsed.sessionId,
     usage: parsed.usage,
   };
+}
+
+// Why a harness failed: the text of a result object that reports the error (Claude Code puts
+// the cause there, and only a diagnostic tag on stderr), else the end of stderr.
+function cause(outcome: ProcessResult, text: string): string {
+  const reported = parseResultObject(outcome.stdout)?.['is_error'] === true ? firstLine(text) : '';
+  return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
 }
 
 function tail(stderr: string): string {

@@ -255,6 +255,18 @@ describe('Cursor', () => {
     expect(edit.stderr).toContain('docs/specs/issue-7/tasks.md:4:1 tasks-incomplete');
   });
 
+  it('steps aside in a session the-loop started itself as a critic or a probe (THE_LOOP_HOOKS=off)', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    const env = { THE_LOOP_HOOKS: 'off' };
+    const stopped = await runCli(['hook', 'stop', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'stop', { cwd: dir }) });
+    const started = await runCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'session-start', { cwd: dir }) });
+    for (const out of [stopped, started]) {
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({});
+      expect(out.stderr).toContain('THE_LOOP_HOOKS=off');
+    }
+  });
+
   it('rejects an event of the other dialect without blocking', async () => {
     const dir = await openItem();
     const out = await runCli(['hook', 'Stop', '--harness', 'cursor'], { cwd: dir, input: '{}' });

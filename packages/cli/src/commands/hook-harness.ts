@@ -10,6 +10,7 @@ import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { parseOptions, type CommandEnv } from '../main.js';
+import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
 import { persistEscalation } from '../state/escalation.js';
 import { decideStopWithState } from '../state/stop-counters.js';
@@ -52,6 +53,10 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const parsed = hooks.parsePayload(await readStdin(env.stdin));
   if (!parsed.ok) throw new UsageError(parsed.error);
   const payload = parsed.payload;
+  if (hooksAreOff(env.env)) {
+    env.stderr.write(`the-loop: ${HOOKS_OFF_NOTE}\n`);
+    return {};
+  }
   const fromHarness = hooks.projectDirVariable === undefined ? undefined : env.env[hooks.projectDirVariable] || undefined;
   const declared = values.repo ?? fromHarness ?? payload.projectDir ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.

@@ -21,13 +21,15 @@ import { loadReviews } from '../workspace/reviews.js';
 import { withLocalLock, writeStateFile } from '../state/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
+import { withHooksOff } from '../harness/hooks-off.js';
 
 const USAGE = `Usage: the-loop models check [--repo DIR] [--refresh] [--timeout SECONDS] [--format table|json]
 
 Probes every harness/model pair the critics declare (reviews.critics[] on a built-in harness)
 with a tiny prompt through the adapter's own one-shot argv. Verdicts: ok · refused (the harness
-ran and refused the model) · unknown (no answer: binary missing, timeout, or the harness rejected
-one of the-loop's flags — reason flag-rejected, which is a defect in the-loop, not a refusal).
+ran and refused the model) · unknown (no answer: binary missing, timeout, a model API error that
+is not about the model — reason api-error — or the harness rejected one of the-loop's flags —
+reason flag-rejected, which is a defect in the-loop, not a refusal).
 ok and refused verdicts are cached in .the-loop/local/model-verdicts.json with the SHA-256 of the
 argv they were taken against; a changed argv re-probes. --refresh ignores the cache.
 Exit codes: 0 every model ok · 1 some model refused or unknown · 2 usage or configuration error`;
@@ -105,7 +107,7 @@ async function probe(
   env: CommandEnv,
   timeoutSeconds: number,
 ): Promise<ModelVerdict> {
-  const observation = await runOnPath({ command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, cwd: root, env: env.env, timeoutMs: timeoutSeconds * 1000 });
+  const observation = await runOnPath({ command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, cwd: root, env: withHooksOff(env.env), timeoutMs: timeoutSeconds * 1000 });
   const { verdict, reason, message } = classifyProbe(observation, adapter);
   return { harness: pair.harness, model: pair.model ?? 'default', verdict, reason, message, argvDigest, checkedAt: env.now().toISOString() };
 }

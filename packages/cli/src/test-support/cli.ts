@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** false: `env` is the whole environment (PATH included), nothing inherited. */
   readonly inherit?: boolean;
+  /** Kill the process (SIGKILL) if it is still running after this long. */
+  readonly timeoutMs?: number;
 }
 
 /** Run the built CLI as a child process (argv list, no shell). */
@@ -42,8 +44,12 @@ export function runArgv(argv: readonly string[], options: RunOptions): Promise<C
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 128, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 128, stdout, stderr });
+    });
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });

@@ -34,6 +34,11 @@ export interface HarnessResult {
   readonly isError: boolean;
   readonly sessionId: string | null;
   readonly usage: Usage;
+  /**
+   * The HTTP status of the model API's error, when the harness reports one (Claude Code's
+   * `api_error_status`): a refused model (404) is told apart from a bad key or an overload.
+   */
+  readonly apiErrorStatus: number | null;
 }
 
 /** What the-loop does when a hook event arrives. */

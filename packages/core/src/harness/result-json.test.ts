@@ -17,7 +17,15 @@ describe('parseResultLike', () => {
       isError: false,
       sessionId: 's-1',
       usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4, costUsd: 0.5, present: true },
+      apiErrorStatus: null,
     });
+  });
+
+  it('reads the status of a failed model API call, and only an HTTP error status', () => {
+    const failed = (status: unknown) => parseResultLike(JSON.stringify({ type: 'result', is_error: true, result: 'API Error', api_error_status: status }), 1).apiErrorStatus;
+    expect(failed(529)).toBe(529);
+    expect(failed(404)).toBe(404);
+    expect([failed(null), failed('529'), failed(200), failed(404.5), failed(1e9)]).toEqual([null, null, null, null, null]);
   });
 
   it('reads the final result event of stream-json output', () => {

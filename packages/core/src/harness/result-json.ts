@@ -64,12 +64,14 @@ function count(value: unknown): number | null {
  */
 export function parseResultLike(stdout: string, exitCode: number): HarnessResult {
   const payload = parseResultObject(stdout);
-  if (!payload) return { text: stdout, isError: exitCode !== 0, sessionId: null, usage: NO_USAGE };
+  if (!payload) return { text: stdout, isError: exitCode !== 0, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
   const sessionId = payload['session_id'];
+  const status = payload['api_error_status'];
   return {
     text: reviewText(payload) ?? stdout,
     isError: exitCode !== 0 || payload['is_error'] === true,
     sessionId: typeof sessionId === 'string' ? sessionId : null,
     usage: readUsage(payload),
+    apiErrorStatus: Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599 ? (status as number) : null,
   };
 }

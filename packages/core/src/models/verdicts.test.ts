@@ -25,6 +25,14 @@ describe('classifyProbe', () => {
     expect(classifyProbe({ ...ran, timedOut: true, exitCode: null }, adapter)).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
   });
 
+  it('calls only a model API error about the model a refusal; a bad key or an overload is unknown', () => {
+    const apiError = (status: number, result: string) => classifyProbe({ ...ran, exitCode: 1, stdout: JSON.stringify({ is_error: true, result, api_error_status: status }) }, adapter);
+    expect(apiError(404, 'There is an issue with the selected model')).toMatchObject({ verdict: 'refused', reason: 'model-refused' });
+    expect(apiError(403, 'not permitted')).toMatchObject({ verdict: 'refused', reason: 'model-refused' });
+    expect(apiError(401, 'Invalid API key')).toEqual({ verdict: 'unknown', reason: 'api-error', message: 'the model API answered 401, which is not about the model: Invalid API key' });
+    for (const status of [429, 500, 529]) expect(apiError(status, 'busy')).toMatchObject({ verdict: 'unknown', reason: 'api-error' });
+  });
+
   it('never calls a probe killed by a signal a refusal (it would be cached and withhold the model)', () => {
     expect(classifyProbe({ ...ran, exitCode: null }, adapter)).toMatchObject({ verdict: 'unknown', reason: 'killed' });
   });

@@ -6,7 +6,7 @@ import type { ProcessResult } from '../process/process.js';
 export type VerdictKind = 'ok' | 'refused' | 'unknown';
 
 /** Why a verdict is what it is, as a stable code beside the human message. */
-export type VerdictReason = 'answered' | 'model-refused' | 'flag-rejected' | 'binary-missing' | 'timeout' | 'spawn-failed' | 'killed';
+export type VerdictReason = 'answered' | 'model-refused' | 'flag-rejected' | 'api-error' | 'binary-missing' | 'timeout' | 'spawn-failed' | 'killed';
 
 export interface ModelVerdict {
   readonly harness: string;
@@ -63,8 +63,16 @@ export function classifyProbe(observation: Pick<ProcessResult, 'spawnError' | 't
   const result = adapter.parseResult(observation.stdout, observation.exitCode ?? 1);
   if (observation.exitCode === 0 && !result.isError) return { verdict: 'ok', reason: 'answered', message: 'the model answered' };
   const said = firstLine(result.isError && result.text.trim() !== '' ? result.text : observation.stderr) || `exit code ${observation.exitCode ?? 'none'}`;
+  // A bad key, a rate limit or an overloaded service says nothing about the model, and a
+  // cached refusal would outlive it.
+  if (result.apiErrorStatus !== null && !MODEL_STATUSES.has(result.apiErrorStatus)) {
+    return { verdict: 'unknown', reason: 'api-error', message: `the model API answered ${result.apiErrorStatus}, which is not about the model: ${said}` };
+  }
   return { verdict: 'refused', reason: 'model-refused', message: said };
 }
+
+// API statuses that speak about the model: invalid for the request, not permitted, not found.
+const MODEL_STATUSES: ReadonlySet<number> = new Set([400, 403, 404]);
 
 function firstLine(text: string): string {
   return (text.trim().split(/\r?\n/, 1)[0] ?? '').slice(0, 300);
