@@ -23,7 +23,8 @@ import { runExternalEffects, runFileEffects, type EffectContext, type EffectRepo
 import { loadCollaborators } from '../workspace/collaborators.js';
 import { evaluateFromDisk, evaluateNodeFromDisk } from '../workspace/evaluate.js';
 import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../state/graph-state-store.js';
-import { artifactNames, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
+import { sha256 } from '../workspace/digest.js';
+import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 

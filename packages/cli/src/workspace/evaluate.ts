@@ -1,7 +1,8 @@
 import { APPROVER_ROLE, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { loadCollaborators } from './collaborators.js';
 import { readGraphState } from '../state/graph-state-store.js';
-import { artifactNames, readWorkItem, sha256 } from './read-work-item.js';
+import { findingsDigest } from './digest.js';
+import { artifactNames, readWorkItem } from './read-work-item.js';
 import type { Repo } from './repo.js';
 
 export interface EvaluateOptions {
@@ -29,9 +30,4 @@ export async function evaluateNodeFromDisk(repo: Repo, id: string, node: string)
   const input = await gatherInput(repo, id, { recompute: true });
   const verdict = evaluateGate(repo.config.graph, input, node);
   return { ...verdict, digest: findingsDigest(verdict.findings) };
-}
-
-/** A digest of what is unmet, so the same findings twice running can be recognised. */
-export function findingsDigest(findings: readonly Diagnostic[]): string {
-  return sha256(JSON.stringify(findings.map((d) => [d.ruleId, d.file, d.line ?? 0, d.column ?? 0, d.message])));
 }
