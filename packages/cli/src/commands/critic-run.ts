@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
-import { withScratchFile } from '../process/scratch-file.js';
+import { withScratchFile } from '../workspace/scratch.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
 export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
