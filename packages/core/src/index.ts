@@ -9,9 +9,14 @@ export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } fr
 export type { CompileResult, IssueAt } from './graph/compile-graph.js';
 export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
+export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { RULES, ruleById } from './rules/index.js';
+export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
+export type { GatePredicateEntry } from './rules/predicates.js';
+export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue, Rule, RuleExample, RuleExamples } from './rules/rule.js';
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
@@ -29,7 +34,7 @@ export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/kn
 
 export { graphDocument, graphToMermaid, graphToText } from './graph/export-graph.js';
 
-export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
+export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';

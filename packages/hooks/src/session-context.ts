@@ -1,4 +1,4 @@
-import { formatLocation, type Diagnostic, type GatePredicate, type Graph, type WorkItemResult } from '@the-loop/core';
+import { describePredicate, formatLocation, type Diagnostic, type Graph, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf } from './blocking-findings.js';
 import { findingLines } from './finding-lines.js';
 
@@ -35,18 +35,4 @@ export function sessionContext(graph: Graph, specDir: string, result: WorkItemRe
 
 function listed(id: string, findings: readonly Diagnostic[]): string[] {
   return findingLines(id, findings, (d) => `${formatLocation(d)} ${d.ruleId}: ${d.message}`);
-}
-
-function describePredicate(predicate: GatePredicate): string {
-  const [key, value] = Object.entries(predicate)[0] ?? ['?', undefined];
-  switch (key) {
-    case 'locked':
-      return 'front-matter `status: approved`';
-    case 'tasksComplete':
-      return 'every task ticked';
-    case 'sections':
-      return `non-empty sections ${(value as string[]).map((s) => `"${s}"`).join(', ')}`;
-    default:
-      return `${key}: ${JSON.stringify(value)}`;
-  }
 }

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
-import { GATE_PREDICATES, GraphSchema, type GraphInput } from './schema.js';
+import { PREDICATES } from '../rules/predicates.js';
+import { GATE_PREDICATES, GraphSchema, type GatePredicateKind, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
 
 export type CompileResult = { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] };
@@ -102,7 +103,7 @@ function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): Sourc
     });
     node.gate?.forEach((predicate, j) => {
       if (!isRecord(predicate)) return;
-      const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
+      const needsArtifact = Object.keys(predicate).some((key) => Object.hasOwn(PREDICATES, key) && PREDICATES[key as GatePredicateKind].readsProducedArtifact);
       if (needsArtifact && !node.produces) {
         issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
       }
