@@ -5,6 +5,7 @@ import { HooksConfigSchema } from './hooks-schema.js';
 import { ReviewsSchema } from './reviews-schema.js';
 import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
+import { VerificationSchema } from '../verification/config.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
 const GraphExtensionSchema = v.strictObject({
@@ -16,7 +17,7 @@ const GraphExtensionSchema = v.strictObject({
 
 /**
  * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
+ * `hooks`, `github`, `notifications` and `verification` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -29,6 +30,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  verification: v.optional(VerificationSchema),
 });
 
 /**

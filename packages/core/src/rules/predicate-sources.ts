@@ -19,3 +19,14 @@ export function approvalsOf(name: string, ctx: PredicateContext): { fresh: Appro
   const records = ctx.approvals.filter((a) => a.artifact === name && ctx.approvers.has(a.by));
   return { fresh: records.find((a) => a.digest === digest), stale: records[records.length - 1], digest };
 }
+
+/** A check's evidence record, as a finding names it. */
+export function evidenceFile(ctx: PredicateContext, checkId: string): string {
+  return ctx.pathOf(`evidence/${checkId}.json`);
+}
+
+/** The start of every fix that asks for a fresh run (a rule appends options and the closing backtick). */
+export const VERIFY_FIX = 'Run `the-loop verify <id>';
+
+/** Requirements with two EARS criteria (AC1 on line 5, AC2 on line 6), for the evidence rules' examples. */
+export const REQUIREMENTS = '# Requirements\n\n## Acceptance criteria\n\n1. WHEN a name is given THEN the system SHALL greet it.\n2. IF no name is given THEN the system SHALL greet the world.\n';
