@@ -249,3 +249,9 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
   }
   return creators;
 }
+
+/** A work item's checks, evidence and criteria as the evidence gates judge them. */
+export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  return viewVerification(input.verification, (name) => files.lookup(name));
+}

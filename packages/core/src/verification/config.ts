@@ -51,9 +51,9 @@ const relative = (what: string) =>
 export const CheckSchema = v.strictObject({
   id: checkId,
   argv: v.pipe(
-    v.array(v.pipe(v.string('each argv element must be a string'), v.minLength(1, 'an argv element must not be empty')), 'argv must be a list such as [pnpm, test], never a shell line'),
-    v.minLength(1, 'argv must name a program'),
-    v.check((argv) => !/\s/.test(argv[0] ?? ''), 'argv[0] contains whitespace: argv is a list ([pnpm, test]), never a shell line'),
+    v.array(v.pipe(v.string('each argv element must be a string'), v.minLength(1, 'an argv element must not be empty')), 'must be a list such as [pnpm, test], never a shell line'),
+    v.minLength(1, 'must name a program'),
+    v.check((argv) => !/\s/.test(argv[0] ?? ''), 'its first element contains whitespace: argv is a list ([pnpm, test]), never a shell line'),
   ),
   timeoutSeconds: v.optional(v.pipe(v.number(), v.finite('must be a finite number'), v.minValue(1, 'must be at least 1'), v.maxValue(86_400, 'must be at most 86400 (a day)'))),
   expectExitCode: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
@@ -115,7 +115,7 @@ export function parseVerificationConfig(source: YamlSource | undefined): Verific
   if (!source || root === null || typeof root !== 'object' || Array.isArray(root)) return { ok: true, verification: defaultVerification() };
   const value = (root as Record<string, unknown>)['verification'];
   if (value === undefined || value === null) return { ok: true, verification: defaultVerification() };
-  const parsed = v.safeParse(VerificationSchema, value, { abortEarly: false });
+  const parsed = v.safeParse(VerificationSchema, value, { abortEarly: false, abortPipeEarly: true });
   if (!parsed.success) return { ok: false, issues: issuesAt(source, ['verification'], parsed.issues) };
   const checks = (parsed.output.checks ?? []).map(checkDeclaration);
   const duplicates = duplicateIds(checks.map((c) => c.id)).map((index) => ({

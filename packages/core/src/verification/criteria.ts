@@ -14,7 +14,7 @@ export interface Criterion {
 
 // EARS: `WHEN/IF/WHILE/WHERE … SHALL …`, `The system shall …`, or any statement with SHALL in capitals.
 const EARS_TRIGGER = /^(?:when|if|while|where)\b[\s\S]*\bshall\b/i;
-const EARS_UBIQUITOUS = /^the\b[^.\n]{0,80}?\bshall\b/i;
+const EARS_UBIQUITOUS = /^the(?:\s+[\w-]+){1,4}\s+shall\b/i;
 const EARS_KEYWORD = /\bSHALL\b/;
 // `AC1: …` — an id followed by a colon at the very start.
 const COLON_ID = /^([A-Z][A-Z0-9.-]*)\s*:\s*/;
