@@ -82,7 +82,7 @@ export { CHECK_ID, CRITERION_ID, DEFAULT_CHECK_TIMEOUT_SECONDS, DEFAULT_ENVIRONM
 export type { CheckDeclaration, VerificationConfig, VerificationResult } from './verification/config.js';
 export { readCriteria } from './verification/criteria.js';
 export type { Criterion } from './verification/criteria.js';
-export { TESTING_PLAN, planChecks } from './verification/plan.js';
+export { TESTING_PLAN, planChecks, planFromFiles } from './verification/plan.js';
 export type { PlannedCheck, SetAside, VerificationPlan } from './verification/plan.js';
 export type { VerificationInput, VerificationView } from './verification/view.js';
 export { verificationView } from './gate/evaluate-work-item.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, ENVIRONMENT, files, TOOLS } from '../test-support/evidence.js';
+import { check, ENVIRONMENT, files, TOOLS } from '../evidence/examples.js';
 import { canonicalJson, EXCERPT_HEAD, EXCERPT_TAIL, evidenceRecord, readEvidenceRecord, recordedCheck, runPassed, streamOutput, type RecordBody } from './record.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, mainLine, type WorkItemResult } from './evaluate-work-item.js';
 import type { WorkItemInput } from './inputs.js';
-import { check, verified } from '../test-support/evidence.js';
+import { check, verified } from '../evidence/examples.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // How the current node is derived: walking pass edges with verdicts, and inspecting every

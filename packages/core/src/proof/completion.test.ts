@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { getDefaultGraph } from '../graph/compile-graph.js';
-import { check, record, verification } from '../test-support/evidence.js';
+import { check, record, verification } from '../evidence/examples.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 import { buildCompletionProof } from './completion.js';
 import { proofToMarkdown } from './markdown.js';

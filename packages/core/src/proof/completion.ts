@@ -1,7 +1,7 @@
 import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { blockingFindings } from '../gate/blocking.js';
-import { evaluateWorkItem, verificationView } from '../gate/evaluate-work-item.js';
+import { evaluateWorkItem, mainLine, verificationView } from '../gate/evaluate-work-item.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import type { Graph } from '../graph/types.js';
 import type { CriterionStatus, EvidenceStatus } from '../evidence/judge.js';
@@ -74,7 +74,8 @@ const DECISION_SOURCES = ['requirements.md', 'bugfix.md', 'design.md'];
  * Build the completion proof of a work item. Fail closed: COMPLETE only when there is at
  * least one criterion, every criterion is VERIFIED by current, passing evidence or
  * NOT_APPLICABLE with a reason, at least one is VERIFIED, no finding an agent can fix is open,
- * and no clarification is pending. A ticked task, an agent's claim or a model's agreement
+ * no clarification is pending, and every agent node before the last human one has been
+ * reached. A ticked task, an agent's claim or a model's agreement
  * never enters; approvals still waiting on a person are listed and do not change the verdict.
  */
 export function buildCompletionProof(graph: Graph, input: WorkItemInput, at: { commit: string | null }): CompletionProof {
@@ -119,6 +120,7 @@ export function buildCompletionProof(graph: Graph, input: WorkItemInput, at: { c
     if (c.status === 'VERIFIED' || c.status === 'NOT_APPLICABLE') continue;
     reasons.push(`${c.criterion.id} is ${c.status}: ${c.reasons.join('; ')}`);
   }
+  for (const node of unreached(graph, result)) reasons.push(`node "${node}" has not been reached: its gate was never evaluated`);
   if (findings.length > 0) reasons.push(`${findings.length} open finding${findings.length === 1 ? '' : 's'} an agent can fix`);
   for (const d of openDecisions.filter((o) => o.blocking)) reasons.push(`open decision at ${d.file}${d.line ? `:${d.line}` : ''}: ${d.text}`);
 
@@ -135,6 +137,16 @@ export function buildCompletionProof(graph: Graph, input: WorkItemInput, at: { c
     openDecisions,
     reasons,
   };
+}
+
+// Agent and code nodes before the last human node whose gate was not evaluated: the work has not
+// got that far. Nodes after the last approval (marking the item complete) follow the proof, not precede it.
+function unreached(graph: Graph, result: ReturnType<typeof evaluateWorkItem>): string[] {
+  const line = mainLine(graph);
+  const lastHuman = line.map((node) => node.actor).lastIndexOf('human');
+  const before = lastHuman === -1 ? line : line.slice(0, lastHuman);
+  const outcomes = new Map(result.nodes.map((node) => [node.node, node.outcome]));
+  return before.filter((node) => node.actor !== 'human' && outcomes.get(node.id) === undefined).map((node) => node.id);
 }
 
 // `[NEEDS CLARIFICATION: …]` markers left in the requirements or design: a product decision nobody has made.

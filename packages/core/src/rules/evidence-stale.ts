@@ -1,4 +1,4 @@
-import { check, record, verification } from '../test-support/evidence.js';
+import { check, record, verification } from '../evidence/examples.js';
 import { evidenceFile, REQUIREMENTS, VERIFY_FIX } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 

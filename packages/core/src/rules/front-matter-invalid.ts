@@ -1,5 +1,5 @@
 import type { Diagnostic, Position } from '../diagnostic.js';
-import { check, verified } from '../test-support/evidence.js';
+import { check, verified } from '../evidence/examples.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 const TOP: Position = { line: 1, column: 1 };

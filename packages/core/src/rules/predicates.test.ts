@@ -3,7 +3,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { ArtifactSource, WorkItemInput } from '../gate/inputs.js';
-import { check, verified } from '../test-support/evidence.js';
+import { check, verified } from '../evidence/examples.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // Every gate predicate of the default graph, ok and not ok, through evaluateWorkItem with

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseArtifact } from '../artifact/parse-artifact.js';
-import { check } from '../test-support/evidence.js';
+import { check } from '../evidence/examples.js';
 import { defaultVerification } from './config.js';
 import { planChecks } from './plan.js';
 

@@ -1,7 +1,7 @@
-// Test support for the evidence gates: declared checks, records and the repository state now,
+// Examples for the evidence rules and their tests: declared checks, records and the repository state now,
 // in memory. Digests are stand-ins; the CLI's tests use real ones.
-import type { CurrentState } from '../evidence/judge.js';
-import type { Dependencies, EvidenceRecord, Fingerprint, RecordRead } from '../evidence/record.js';
+import type { CurrentState } from './judge.js';
+import type { Dependencies, EvidenceRecord, Fingerprint, RecordRead } from './record.js';
 import { defaultVerification, type CheckDeclaration } from '../verification/config.js';
 import type { VerificationInput } from '../verification/view.js';
 
