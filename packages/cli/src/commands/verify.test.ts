@@ -70,6 +70,8 @@ const criteria = async (cwd: string) => {
   const { code, doc } = await json(['proof', 'greet'], cwd);
   return { code, verdict: doc['verdict'], statuses: Object.fromEntries((doc['criteria'] as { id: string; status: string }[]).map((c) => [c.id, c.status])) };
 };
+// A record as JSON, loosely typed: the tests edit it the way a person with an editor would.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const record = async (cwd: string, check = 'unit') => JSON.parse(await readFile(join(cwd, ITEM, 'evidence', `${check}.json`), 'utf8')) as Record<string, any>;
 
 describe('the-loop verify', () => {

@@ -36,7 +36,6 @@ export const DEFAULT_ENVIRONMENT_FILES: readonly string[] = [
   'rust-toolchain.toml',
 ];
 
-const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 const checkId = v.pipe(v.string(), v.regex(CHECK_ID, 'must be lower-case letters, digits and hyphens (at most 64)'));
 const criterionId = v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1, AC-2 or FR-001'));
 const relative = (what: string) =>
