@@ -12,7 +12,7 @@ export type Sha256 = (text: string) => string;
 export const EXCERPT_HEAD = 2_000;
 export const EXCERPT_TAIL = 6_000;
 // A record keeps the file-by-file digests of at most this many files; past it, their combined digest only.
-export const MAX_LISTED_FILES = 1_000;
+export const MAX_LISTED_FILES = 200;
 
 const hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/, 'must be a hex digest'));
 const sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a hex SHA-256 digest'));
