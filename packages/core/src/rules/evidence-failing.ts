@@ -1,5 +1,5 @@
 import { check, record, verification } from '../evidence/examples.js';
-import { evidenceFile, REQUIREMENTS, VERIFY_FIX } from './predicate-sources.js';
+import { checksWithStatus, criteriaFailedBy, REQUIREMENTS, verifyCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -7,39 +7,30 @@ export const rule: Rule = defineRule({
   summary: 'A check failed when the-loop ran it, so what it covers is unverified.',
   predicates: {
     checksPass: (_value, ctx) =>
-      ctx
-        .verification()
-        .checks.filter((c) => c.status === 'failing')
-        .map((c) =>
-          report(rule, {
-            message: `Check "${c.check.id}" failed: ${c.reasons[0]}.`,
-            file: evidenceFile(ctx, c.check.id),
-            node: ctx.node.id,
-            expected: `exit ${c.check.expectExitCode}`,
-            actual: c.reasons[0],
-            fix: `Fix what the check reports (the record keeps its output), then ${VERIFY_FIX.charAt(0).toLowerCase()}${VERIFY_FIX.slice(1)} --check ${c.check.id}\` again.`,
-          }),
-        ),
-    criteriaVerified: (_value, ctx) => {
-      const view = ctx.verification();
-      return view.criteria
-        .filter((c) => c.cause === 'failing')
-        .map((c) => {
-          const failing = c.evidence.filter((id) => view.checks.some((k) => k.check.id === id && k.status === 'failing'));
-          return report(rule, {
-            message: `${c.criterion.id} is UNVERIFIED: ${failing.length === 1 ? 'the check' : 'checks'} covering it failed (${failing.join(', ')}).`,
-            file: c.criterion.file,
-            position: c.criterion.position,
-            node: ctx.node.id,
-            expected: 'VERIFIED',
-            actual: c.status,
-            fix: `Fix the failing check${failing.length === 1 ? '' : 's'}, then ${VERIFY_FIX.charAt(0).toLowerCase()}${VERIFY_FIX.slice(1)}\` again.`,
-          });
-        });
-    },
+      checksWithStatus(ctx, 'failing').map(({ evidence: c, file }) =>
+        report(rule, {
+          message: `Check "${c.check.id}" failed: ${c.reasons[0]}.`,
+          file,
+          node: ctx.node.id,
+          expected: `exit ${c.check.expectExitCode}`,
+          actual: c.reasons[0],
+          fix: `Fix what the check reports (the record keeps its output), then run ${verifyCommand(c.check.id)} again.`,
+        }),
+      ),
+    criteriaVerified: (_value, ctx) =>
+      criteriaFailedBy(ctx, 'failing').map(({ verdict: c, checks }) =>
+        report(rule, {
+          message: `${c.criterion.id} is UNVERIFIED: ${checks.length === 1 ? 'the check' : 'checks'} covering it failed (${checks.join(', ')}).`,
+          file: c.criterion.file,
+          position: c.criterion.position,
+          node: ctx.node.id,
+          expected: 'VERIFIED',
+          actual: c.status,
+          fix: `Fix the failing check${checks.length === 1 ? '' : 's'}, then run ${verifyCommand()} again.`,
+        }),
+      ),
   },
 });
-
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   const CHECKS = oneNodeGraph('gate: [{checksPass: true}]');

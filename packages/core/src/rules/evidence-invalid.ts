@@ -1,5 +1,5 @@
 import { check, record, verification } from '../evidence/examples.js';
-import { evidenceFile, REQUIREMENTS, VERIFY_FIX } from './predicate-sources.js';
+import { checksWithStatus, criteriaFailedBy, REQUIREMENTS, verifyCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -7,38 +7,29 @@ export const rule: Rule = defineRule({
   summary: 'An evidence record cannot be believed: unreadable, not a record, or edited after the-loop wrote it.',
   predicates: {
     checksPass: (_value, ctx) =>
-      ctx
-        .verification()
-        .checks.filter((c) => c.status === 'invalid')
-        .map((c) =>
-          report(rule, {
-            message: `The evidence record of check "${c.check.id}" is rejected: ${c.reasons[0]?.replace(/^the record is rejected: /, '')}.`,
-            file: evidenceFile(ctx, c.check.id),
-            node: ctx.node.id,
-            expected: 'a record exactly as `the-loop verify` wrote it',
-            fix: `Records are written only by the-loop: delete this one and ${VERIFY_FIX.charAt(0).toLowerCase()}${VERIFY_FIX.slice(1)} --check ${c.check.id}\`.`,
-          }),
-        ),
-    criteriaVerified: (_value, ctx) => {
-      const view = ctx.verification();
-      return view.criteria
-        .filter((c) => c.cause === 'invalid')
-        .map((c) => {
-          const rejected = c.evidence.filter((id) => view.checks.some((k) => k.check.id === id && k.status === 'invalid'));
-          return report(rule, {
-            message: `${c.criterion.id} is ${c.status}: the evidence record of ${rejected.join(', ')} is rejected.`,
-            file: c.criterion.file,
-            position: c.criterion.position,
-            node: ctx.node.id,
-            expected: 'VERIFIED',
-            actual: c.status,
-            fix: `Delete the rejected record and ${VERIFY_FIX.charAt(0).toLowerCase()}${VERIFY_FIX.slice(1)}\`.`,
-          });
-        });
-    },
+      checksWithStatus(ctx, 'invalid').map(({ evidence: c, file }) =>
+        report(rule, {
+          message: `The evidence record of check "${c.check.id}" is rejected: ${c.reasons[0]?.replace(/^the record is rejected: /, '')}.`,
+          file,
+          node: ctx.node.id,
+          expected: 'a record exactly as `the-loop verify` wrote it',
+          fix: `Records are written only by the-loop: delete this one and run ${verifyCommand(c.check.id)}.`,
+        }),
+      ),
+    criteriaVerified: (_value, ctx) =>
+      criteriaFailedBy(ctx, 'invalid').map(({ verdict: c, checks }) =>
+        report(rule, {
+          message: `${c.criterion.id} is ${c.status}: the evidence record of ${checks.join(', ')} is rejected.`,
+          file: c.criterion.file,
+          position: c.criterion.position,
+          node: ctx.node.id,
+          expected: 'VERIFIED',
+          actual: c.status,
+          fix: `Delete the rejected record and run ${verifyCommand()}.`,
+        }),
+      ),
   },
 });
-
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   const CHECKS = oneNodeGraph('gate: [{checksPass: true}]');

@@ -1,5 +1,5 @@
 import { check, record, verification } from '../evidence/examples.js';
-import { evidenceFile, REQUIREMENTS, VERIFY_FIX } from './predicate-sources.js';
+import { checksWithStatus, REQUIREMENTS, verifyCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -19,17 +19,15 @@ export const rule: Rule = defineRule({
           }),
         ];
       }
-      return view.checks
-        .filter((c) => c.status === 'missing')
-        .map((c) =>
-          report(rule, {
-            message: `No evidence for check "${c.check.id}": no run of it has been recorded.`,
-            file: evidenceFile(ctx, c.check.id),
-            node: ctx.node.id,
-            expected: 'a record written by `the-loop verify`',
-            fix: `${VERIFY_FIX} --check ${c.check.id}\`.`,
-          }),
-        );
+      return checksWithStatus(ctx, 'missing').map(({ evidence: c, file }) =>
+        report(rule, {
+          message: `No evidence for check "${c.check.id}": no run of it has been recorded.`,
+          file,
+          node: ctx.node.id,
+          expected: 'a record written by `the-loop verify`',
+          fix: `Run ${verifyCommand(c.check.id)}.`,
+        }),
+      );
     },
     criteriaVerified: (_value, ctx) => {
       const view = ctx.verification();
@@ -74,7 +72,7 @@ export const rule: Rule = defineRule({
             actual: c.status,
             fix: uncovered
               ? `Name ${id} in a check's covers (in .the-loop/harness-config.yaml or the testing plan), or set it aside under notApplicable with a reason in testing-plan.md.`
-              : `${VERIFY_FIX}\`.`,
+              : `Run ${verifyCommand()}.`,
           });
         });
     },

@@ -1,5 +1,5 @@
 import { check, record, verification } from '../evidence/examples.js';
-import { evidenceFile, REQUIREMENTS, VERIFY_FIX } from './predicate-sources.js';
+import { checksWithStatus, criteriaFailedBy, REQUIREMENTS, verifyCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -7,38 +7,29 @@ export const rule: Rule = defineRule({
   summary: 'A check passed, but against a state of the repository or environment that has changed since.',
   predicates: {
     checksPass: (_value, ctx) =>
-      ctx
-        .verification()
-        .checks.filter((c) => c.status === 'stale')
-        .map((c) =>
-          report(rule, {
-            message: `Evidence for check "${c.check.id}" is stale: ${c.reasons.join('; ')}.`,
-            file: evidenceFile(ctx, c.check.id),
-            node: ctx.node.id,
-            expected: 'a run against the files, environment and declaration as they are now',
-            fix: `${VERIFY_FIX} --check ${c.check.id}\` again.`,
-          }),
-        ),
-    criteriaVerified: (_value, ctx) => {
-      const view = ctx.verification();
-      return view.criteria
-        .filter((c) => c.cause === 'stale')
-        .map((c) => {
-          const stale = c.evidence.filter((id) => view.checks.some((k) => k.check.id === id && k.status === 'stale'));
-          return report(rule, {
-            message: `${c.criterion.id} is ${c.status}: the evidence of ${stale.join(', ')} is stale.`,
-            file: c.criterion.file,
-            position: c.criterion.position,
-            node: ctx.node.id,
-            expected: 'VERIFIED',
-            actual: c.status,
-            fix: `${VERIFY_FIX}\` again.`,
-          });
-        });
-    },
+      checksWithStatus(ctx, 'stale').map(({ evidence: c, file }) =>
+        report(rule, {
+          message: `Evidence for check "${c.check.id}" is stale: ${c.reasons.join('; ')}.`,
+          file,
+          node: ctx.node.id,
+          expected: 'a run against the files, environment and declaration as they are now',
+          fix: `Run ${verifyCommand(c.check.id)} again.`,
+        }),
+      ),
+    criteriaVerified: (_value, ctx) =>
+      criteriaFailedBy(ctx, 'stale').map(({ verdict: c, checks }) =>
+        report(rule, {
+          message: `${c.criterion.id} is ${c.status}: the evidence of ${checks.join(', ')} is stale.`,
+          file: c.criterion.file,
+          position: c.criterion.position,
+          node: ctx.node.id,
+          expected: 'VERIFIED',
+          actual: c.status,
+          fix: `Run ${verifyCommand()} again.`,
+        }),
+      ),
   },
 });
-
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   const CHECKS = oneNodeGraph('gate: [{checksPass: true}]');
