@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from './errors.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
+import { VERSION } from './version.js';
 
 /** A command: parses its own options, does its I/O, prints, and returns the exit code. */
 export interface Command {
@@ -37,7 +38,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   proof: () => import('./commands/proof.js'),
 };
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version.js';
 
 function helpText(adapters: readonly HarnessAdapter[]): string {
   const harnesses = adapters.map((adapter) => adapter.title);

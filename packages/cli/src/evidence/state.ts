@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch/posix.js';
 import { EVIDENCE_DIR, GRAPH_STATE_FILE, MAX_LISTED_FILES, type CurrentState, type Dependencies, type Fingerprint, type PlannedCheck } from '@the-loop/core';
-import { VERSION } from '../main.js';
+import { VERSION } from '../version.js';
 import { readRepositoryFiles, type RepositoryFiles } from '../git/repository-files.js';
 import { sha256 } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
