@@ -61,7 +61,7 @@ export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './c
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
 export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
 export type { Placeholder } from './config/reviews-schema.js';
-export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+export { HarnessConfigFileSchema, evidenceRecordJsonSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 

@@ -1,9 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { harnessConfigJsonSchema } from './json-schema.js';
+import { evidenceRecordJsonSchema, harnessConfigJsonSchema } from './json-schema.js';
 import { describe, expect, it } from 'vitest';
 
 const committed = fileURLToPath(new URL('../../../../schemas/harness-config.schema.json', import.meta.url));
+
+describe('schemas/evidence.schema.json', () => {
+  it('is what the evidence record schema generates today (run `node scripts/build.mjs && node scripts/json-schema.mjs` to refresh it)', async () => {
+    const path = fileURLToPath(new URL('../../../../schemas/evidence.schema.json', import.meta.url));
+    expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(evidenceRecordJsonSchema(), null, 2)}\n`);
+  });
+});
 
 describe('schemas/harness-config.schema.json', () => {
   it('is what the valibot schemas generate today (run `node scripts/build.mjs && node scripts/json-schema.mjs` to refresh it)', async () => {
