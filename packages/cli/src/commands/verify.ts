@@ -5,7 +5,7 @@ import { readRecords, recordPath, writeRecord } from '../evidence/records.js';
 import { currentState, dependenciesOf, environmentFingerprint, toolVersions } from '../evidence/state.js';
 import { columns } from '../format/findings.js';
 import { colorsFor } from '../format/colors.js';
-import { readRepositoryFiles } from '../git/repository-files.js';
+import { readCommitState, readRepositoryFiles } from '../git/repository-files.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
 import { artifactNames, readWorkItem, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
@@ -83,7 +83,8 @@ async function selectChecks(repo: Repo, id: string, wanted: readonly string[]): 
 // says what the run saw, and a run that changes its own inputs is stale as soon as it ends.
 async function runCheck(repo: Repo, id: string, check: PlannedCheck, env: CommandEnv): Promise<string> {
   const snapshot = await readRepositoryFiles(repo.root);
-  const { dependencies, dirty } = dependenciesOf(snapshot, check, repo.config.specDir);
+  const { dependencies, paths } = dependenciesOf(snapshot, check, repo.config.specDir);
+  const { commit, changed } = await readCommitState(repo.root, snapshot);
   const environment = await environmentFingerprint(repo);
   const [command, ...rest] = check.argv as [string, ...string[]];
   const result = await runOnPath({ command, args: rest, cwd: repo.root, env: env.env, timeoutMs: check.timeoutSeconds * 1000 });
@@ -97,7 +98,7 @@ async function runCheck(repo: Repo, id: string, check: PlannedCheck, env: Comman
       run: { ...run, passed: runPassed(run, check.expectExitCode), durationMs: Math.round(result.durationMs) },
       output: { stdout: streamOutput(stdout.text, sha256), stderr: streamOutput(stderr.text, sha256), truncated: result.truncated, redactions: stdout.count + stderr.count },
       dependencies,
-      git: { commit: snapshot.commit, dirty },
+      git: { commit, dirty: paths.some((path) => changed.has(path)) },
       tools: toolVersions(),
       environment,
       createdAt: env.now().toISOString(),

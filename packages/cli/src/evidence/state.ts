@@ -35,7 +35,7 @@ export async function environmentFingerprint(repo: Repo): Promise<Fingerprint> {
  * `.the-loop/`. the-loop's own records (evidence folders, graph state) are never dependencies,
  * so recording one check's evidence cannot make another's stale.
  */
-export function dependenciesOf(snapshot: RepositoryFiles, check: Pick<PlannedCheck, 'paths'>, specDir: string): { dependencies: Dependencies; dirty: boolean } {
+export function dependenciesOf(snapshot: RepositoryFiles, check: Pick<PlannedCheck, 'paths'>, specDir: string): { dependencies: Dependencies; paths: string[] } {
   const own = picomatch([`${specDir}/*/${EVIDENCE_DIR}/**`, `${specDir}/*/${GRAPH_STATE_FILE}`], { dot: true });
   const include = check.paths
     ? picomatch(check.paths.filter((g) => !g.startsWith('!')), { dot: true })
@@ -52,7 +52,7 @@ export function dependenciesOf(snapshot: RepositoryFiles, check: Pick<PlannedChe
       digest: sha256(entries.map(([path, id]) => `${path}\0${id}\n`).join('')),
       files: entries.length <= MAX_LISTED_FILES ? Object.fromEntries(entries) : null,
     },
-    dirty: entries.some(([path]) => snapshot.changed.has(path)),
+    paths: entries.map(([path]) => path),
   };
 }
 

@@ -5,7 +5,7 @@ import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo } from '../test-support/cli.js';
-import { readRepositoryFiles } from './repository-files.js';
+import { readCommitState, readRepositoryFiles } from './repository-files.js';
 
 async function repo(): Promise<string> {
   const dir = await makeRepo({ '.gitignore': 'build/\n', 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', 'build/out.js': 'built\n' });
@@ -24,9 +24,8 @@ describe('readRepositoryFiles', () => {
     const files = await readRepositoryFiles(dir);
     expect([...files.files.keys()].sort()).toEqual(['.gitignore', 'link-to-a', 'src/a.ts', 'src/b.ts']);
     expect(files.files.get('src/a.ts')).toBe(await hashObject(dir, 'src/a.ts'));
-    expect(files.commit).toBe((await git(dir, ['rev-parse', 'HEAD'])).trim());
     expect(files.objectFormat).toBe('sha1');
-    expect([...files.changed]).toEqual([]);
+    expect(await readCommitState(dir, files)).toEqual({ commit: (await git(dir, ['rev-parse', 'HEAD'])).trim(), changed: new Set() });
   });
 
   it('hashes an edited file, an untracked one and a re-pointed link as git would, and drops a deleted one', async () => {
@@ -42,7 +41,7 @@ describe('readRepositoryFiles', () => {
     const link = spawnSync('git', ['hash-object', '--stdin'], { input: 'src/b.ts', encoding: 'utf8' }).stdout.trim();
     expect(files.files.get('link-to-a')).toBe(link);
     expect(files.files.has('src/b.ts')).toBe(false);
-    expect([...files.changed].sort()).toEqual(['link-to-a', 'src/a.ts', 'src/b.ts', 'src/c.ts']);
+    expect([...(await readCommitState(dir, files)).changed].sort()).toEqual(['link-to-a', 'src/a.ts', 'src/b.ts', 'src/c.ts']);
   });
 
   it('never opens a FIFO that took a tracked file\'s place', async () => {
@@ -58,7 +57,7 @@ describe('readRepositoryFiles', () => {
     await expect(readRepositoryFiles(bare)).rejects.toThrow(/is not in a git repository/);
     await git(bare, ['init', '-q']);
     const files = await readRepositoryFiles(bare);
-    expect(files.commit).toBeNull();
-    expect([...files.changed]).toEqual(['a.txt']);
+    expect(files.objectFormat).toBe('sha1');
+    expect(await readCommitState(bare, files)).toEqual({ commit: null, changed: new Set(['a.txt']) });
   });
 });

@@ -9,47 +9,55 @@ import { git, headCommit, notAGitRepository, splitZ } from './git.js';
 /** The project's files as git sees them now: each file git does not ignore, by its object id. */
 export interface RepositoryFiles {
   readonly objectFormat: 'sha1' | 'sha256';
-  /** HEAD, or null before the first commit. */
-  readonly commit: string | null;
   /** Path relative to the project root → git object id of its content now (a working-tree edit included). */
   readonly files: ReadonlyMap<string, string>;
-  /** Paths whose content differs from the commit, staged or not, and files the commit lacks. */
-  readonly changed: ReadonlySet<string>;
+  /** Files git does not track and does not ignore. */
+  readonly untracked: ReadonlySet<string>;
 }
 
 /**
  * Read the project's files from git: the index gives the object id of every tracked file in
  * one call; only files that differ from the index (edited, untracked, in conflict) are read and
- * hashed here, as git would hash them. Symbolic links are hashed by their target text and
- * never followed; a FIFO or device is named by its kind and never opened. A directory that is
- * not in a git repository is a usage error.
+ * hashed here, as git would hash them. Three git calls, side by side: judging evidence on every
+ * hook turn stays cheap. Symbolic links are hashed by their target text and never followed; a
+ * FIFO or device is named by its kind and never opened. A directory that is not in a git
+ * repository is a usage error.
  */
 export async function readRepositoryFiles(root: string): Promise<RepositoryFiles> {
-  const format = (await gitOrNotARepository(root, ['rev-parse', '--show-object-format'])).toString('utf8').trim();
-  if (format !== 'sha1' && format !== 'sha256') throw new UsageError(`git reports an object format the-loop does not know: "${format}"`);
-  const head = await headCommit(root);
-  const [index, untracked, edited, sinceCommit] = await Promise.all([
-    git(root, ['ls-files', '-s', '-z']),
-    git(root, ['ls-files', '-z', '--others', '--exclude-standard']),
-    git(root, ['diff-files', '--name-only', '-z', '--relative', '--ignore-submodules=none']),
-    head ? git(root, ['diff-index', '--name-only', '-z', '--relative', '--no-renames', head]) : Promise.resolve(undefined),
+  const [index, untrackedOut, edited] = await Promise.all([
+    gitOrNotARepository(root, ['ls-files', '-s', '-z']),
+    gitOrNotARepository(root, ['ls-files', '-z', '--others', '--exclude-standard']),
+    gitOrNotARepository(root, ['diff-files', '--name-only', '-z', '--relative', '--ignore-submodules=none']),
   ]);
   const files = new Map<string, string>();
-  const reread = new Set<string>([...splitZ(edited), ...splitZ(untracked)]);
+  const untracked = new Set(splitZ(untrackedOut));
+  const reread = new Set<string>([...splitZ(edited), ...untracked]);
+  let idLength = 0;
   for (const entry of splitZ(index)) {
     const tab = entry.indexOf('\t');
     const [, id, stage] = entry.slice(0, tab).split(' ');
     const path = entry.slice(tab + 1);
+    if (id) idLength = id.length;
     if (stage !== '0') reread.add(path);
     else if (id) files.set(path, id);
   }
+  // The ids in the index say which hash the repository uses; an empty index has to ask.
+  const format = idLength === 64 ? 'sha256' : idLength === 40 ? 'sha1' : (await git(root, ['rev-parse', '--show-object-format'])).toString('utf8').trim();
+  if (format !== 'sha1' && format !== 'sha256') throw new UsageError(`git reports an object format the-loop does not know: "${format}"`);
   const hashed = await mapLimit([...reread], 16, async (path) => [path, await objectIdOf(join(root, path), format)] as const);
   for (const [path, id] of hashed) {
     if (id === undefined) files.delete(path);
     else files.set(path, id);
   }
-  const changed = sinceCommit ? new Set([...splitZ(sinceCommit), ...splitZ(untracked)]) : new Set(files.keys());
-  return { objectFormat: format, commit: head, files, changed };
+  return { objectFormat: format, files, untracked };
+}
+
+/** HEAD, and the files whose content differs from it (staged or not) or that it lacks: what a run saw. */
+export async function readCommitState(root: string, snapshot: RepositoryFiles): Promise<{ commit: string | null; changed: ReadonlySet<string> }> {
+  const commit = await headCommit(root);
+  if (!commit) return { commit, changed: new Set(snapshot.files.keys()) };
+  const sinceCommit = await git(root, ['diff-index', '--name-only', '-z', '--relative', '--no-renames', commit]);
+  return { commit, changed: new Set([...splitZ(sinceCommit), ...snapshot.untracked]) };
 }
 
 async function gitOrNotARepository(root: string, args: readonly string[]): Promise<Buffer> {
