@@ -1,2 +1,2 @@
-/** the-loop's version: printed by --version, written into SARIF and into every evidence record. */
+/** the-loop's version: printed by --version, reported in SARIF, and bound into every evidence record. */
 export const VERSION = '0.1.0';

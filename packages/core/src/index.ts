@@ -6,7 +6,10 @@ export { findSection, normalizeTitle } from './artifact/find-section.js';
 export type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, TableRow, Task } from './artifact/types.js';
 
 export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
-export type { CompileResult, IssueAt } from './graph/compile-graph.js';
+export type { CompileResult } from './graph/compile-graph.js';
+export { atSource, closest, didYouMean, dottedPath, schemaIssues } from './yaml/schema-issues.js';
+export type { IssueAt, SchemaIssueOptions } from './yaml/schema-issues.js';
+export { parseYaml } from './yaml/parse-yaml.js';
 export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
 export type { GatePredicateKind } from './graph/schema.js';
@@ -19,6 +22,7 @@ export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.
 export type { GatePredicateEntry } from './rules/predicates.js';
 export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue, Rule, RuleExample, RuleExamples } from './rules/rule.js';
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
+export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
 export { buildReport, toReportInput } from './report/build-report.js';
@@ -73,7 +77,8 @@ export type { Author } from './critic/author.js';
 export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
 export type { ModelPair, ModelVerdict, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
 
-export { nonEmptyString, parseJsonObject } from './json/parse-json-object.js';
+export { nonEmptyString, parseJson, parseJsonObject } from './json/parse-json.js';
+export type { JsonResult } from './json/parse-json.js';
 
 export { howItEnded, notStarted, runFailure } from './process/process.js';
 export type { ProcessRequest, ProcessResult } from './process/process.js';

@@ -23,7 +23,8 @@ import { UsageError } from '../errors.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { parseOptions, type CommandEnv } from '../main.js';
+import { readRepositoryFile } from '../workspace/read-file.js';
+import { parseOptions, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
 import { withScratchFile } from '../process/scratch-file.js';
@@ -31,7 +32,7 @@ import { withScratchFile } from '../process/scratch-file.js';
 /** Why a round ended as it did: a stable code beside the human `error`. */
 export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
 
-/** The one document `critic run` prints (ARCHITECTURE §7). */
+/** The one document `critic run` prints (docs/critics.md). */
 export interface Envelope {
   readonly schemaVersion: 1;
   readonly critic: string;
@@ -86,7 +87,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   await requireDirectory(cwd ?? (critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd)), cwd === undefined ? `the working directory of critic "${name}"` : '--cwd');
 
   const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
-  const roundInputs = { projectRoot: repo.root, specDir, workItem, cwd, timeoutSeconds, env: env.env };
+  const roundInputs = { projectRoot: repo.root, join, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
     const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
     if (!resolved.ok) throw new UsageError(resolved.reason);
@@ -138,10 +139,7 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   const dir = join(repo.root, specDir, id);
   await requireDirectory(dir, `work item "${id}" (${specDir}/${id})`);
   const logPath = join(dir, EXECUTION_LOG);
-  const text = await readFile(logPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${specDir}/${id}/${EXECUTION_LOG}: ${error.message}`);
-  });
+  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`);
   if (text === undefined) return;
   const author = authorFromFrontMatter(parseArtifact(`${specDir}/${id}/${EXECUTION_LOG}`, text).frontMatter?.data);
   if (!author || !isSameAuthor(critic, author)) return;

@@ -21,11 +21,12 @@ import {
 import { configurationError, UsageError } from '../errors.js';
 import { runExternalEffects, runFileEffects, type EffectContext, type EffectReport } from '../effects/run-effects.js';
 import { loadCollaborators } from '../workspace/collaborators.js';
-import { evaluateFromDisk, evaluateNodeFromDisk } from '../workspace/evaluate.js';
+import { evaluateFromDisk, evaluateNodeFromDisk } from '../gate/evaluate.js';
 import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../state/graph-state-store.js';
-import { artifactNames, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
+import { sha256 } from '../workspace/digest.js';
+import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
 

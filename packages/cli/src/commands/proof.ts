@@ -1,8 +1,9 @@
 import { buildCompletionProof, proofToMarkdown } from '@the-loop/core';
 import { UsageError } from '../errors.js';
+import { formatJson } from '../format/json.js';
 import { headCommit } from '../git/git.js';
-import { oneOf, parseOptions, type Command } from '../main.js';
-import { gatherInput } from '../workspace/evaluate.js';
+import { oneOf, parseOptions, type Command } from './command.js';
+import { gatherInput } from '../gate/evaluate.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 
@@ -29,7 +30,7 @@ export const command: Command = {
     await resolveWorkItem(repo, id);
     const [input, commit] = await Promise.all([gatherInput(repo, id), headCommit(repo.root).catch(() => null)]);
     const proof = buildCompletionProof(repo.config.graph, input, { commit });
-    env.stdout.write(format === 'json' ? `${JSON.stringify(proof, null, 2)}\n` : proofToMarkdown(proof));
+    env.stdout.write(format === 'json' ? formatJson(proof) : proofToMarkdown(proof));
     return proof.verdict === 'COMPLETE' ? 0 : 1;
   },
 };

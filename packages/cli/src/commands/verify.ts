@@ -4,11 +4,13 @@ import { redactSecrets } from '../evidence/redact.js';
 import { readRecords, recordPath, writeRecord } from '../evidence/records.js';
 import { currentState, dependenciesOf, environmentFingerprint, toolVersions } from '../evidence/state.js';
 import { columns } from '../format/findings.js';
+import { formatJson } from '../format/json.js';
 import { colorsFor } from '../format/colors.js';
 import { readCommitState, readRepositoryFiles } from '../git/repository-files.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
-import { artifactNames, readWorkItem, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
+import { sha256 } from '../workspace/digest.js';
+import { artifactNames, readWorkItem, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 
 const USAGE = `Usage: the-loop verify <work-item> [--check ID]... [--repo DIR] [--format table|json]
@@ -51,7 +53,7 @@ export const command: Command = {
     const ok = judged.every((c) => c.status === 'current');
     if (format === 'json') {
       const doc = { schemaVersion: 1, workItem: id, ok, checks: judged.map((c) => summary(repo, id, c)) };
-      env.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      env.stdout.write(formatJson(doc));
     } else {
       const c = colorsFor(env.stdout, env.env);
       const rows = judged.map((j) => {

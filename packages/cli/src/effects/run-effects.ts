@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXECUTION_LOG, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
 import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from '../github/labels.js';
@@ -43,13 +43,13 @@ export async function runExternalEffects(effects: readonly Effect[], ctx: Effect
 
 async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-log-phase' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, EXECUTION_LOG);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readIfPresent(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...effect, status: 'skipped', detail: `${EXECUTION_LOG} does not exist yet` };
     return { ...effect, status: 'failed', detail: `cannot read ${EXECUTION_LOG}: ${(error as Error).message}` };
   }
+  if (text === undefined) return { ...effect, status: 'skipped', detail: `${EXECUTION_LOG} does not exist yet` };
   let next: string;
   if (effect.kind === 'log-transition') next = appendTransitionRow(text, effect.row);
   else {

@@ -1,9 +1,10 @@
-import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EVIDENCE_DIR, readEvidenceRecord, type EvidenceRecord, type RecordRead } from '@the-loop/core';
+import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { sha256 } from '../workspace/read-work-item.js';
+import { readRegularFile } from '../workspace/read-file.js';
+import { sha256 } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
 
 // A record keeps excerpts, not whole logs: anything this large was not written by the-loop.
@@ -31,34 +32,22 @@ export async function readRecords(repo: Repo, workItem: string, checkIds: readon
 }
 
 async function readRecord(path: string, expected: { workItem: string; checkId: string }): Promise<RecordRead | undefined> {
-  let handle;
+  const read = await readRegularFile(path, MAX_RECORD_BYTES);
+  if ('absent' in read) return undefined;
+  if ('refused' in read) return { invalid: `it is not a record the-loop wrote: ${read.refused}` };
+  let text: string;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return { invalid: code === 'ELOOP' ? 'it is a symbolic link, not a record' : `it cannot be read (${(error as Error).message})` };
+    text = utf8.decode(read.bytes);
+  } catch {
+    return { invalid: 'it is not valid UTF-8' };
   }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { invalid: 'it is not a regular file' };
-    if (info.size > MAX_RECORD_BYTES) return { invalid: `it is ${info.size} bytes; a record is at most ${MAX_RECORD_BYTES}` };
-    let text: string;
-    try {
-      text = utf8.decode(await handle.readFile());
-    } catch {
-      return { invalid: 'it is not valid UTF-8' };
-    }
-    return readEvidenceRecord(text, expected, sha256);
-  } finally {
-    await handle.close();
-  }
+  return readEvidenceRecord(text, expected, sha256);
 }
 
 /** Write a record atomically: a reader, or a run killed mid-write, sees the old record or the new one. */
 export async function writeRecord(repo: Repo, record: EvidenceRecord): Promise<string> {
   const dir = join(repo.specRoot, record.workItem, EVIDENCE_DIR);
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(join(dir, `${record.check.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  await writeFileAtomic(join(dir, `${record.check.id}.json`), formatJson(record));
   return recordPath(repo, record.workItem, record.check.id);
 }

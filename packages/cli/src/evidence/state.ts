@@ -1,14 +1,13 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch/posix.js';
 import { EVIDENCE_DIR, GRAPH_STATE_FILE, MAX_LISTED_FILES, type CurrentState, type Dependencies, type Fingerprint, type PlannedCheck } from '@the-loop/core';
 import { VERSION } from '../version.js';
 import { readRepositoryFiles, type RepositoryFiles } from '../git/repository-files.js';
-import { sha256 } from '../workspace/read-work-item.js';
+import { sha256 } from '../workspace/digest.js';
+import { readRegularFile } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 
-// An environment file larger than this is fingerprinted by its size alone.
+// An environment file larger than this is fingerprinted as refused.
 const MAX_ENVIRONMENT_FILE = 64 * 1024 * 1024;
 
 /** Tool versions a record is bound to besides the environment: the-loop's own. */
@@ -79,16 +78,9 @@ export async function currentState(repo: Repo, checks: readonly PlannedCheck[]):
   return { dependencies, environment: await environmentFingerprint(repo), tools: toolVersions() };
 }
 
-// SHA-256 of a regular file's bytes; undefined when it is absent. Never follows a link or opens a FIFO.
+// SHA-256 of an environment file's bytes; undefined when it is absent; what it is when it cannot be read.
 async function fileDigest(path: string): Promise<string | undefined> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return sha256(`not a regular file`);
-    if (info.size > MAX_ENVIRONMENT_FILE) return sha256(`size:${info.size}`);
-    return sha256(await handle.readFile());
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(path, MAX_ENVIRONMENT_FILE);
+  if ('absent' in read) return undefined;
+  return 'bytes' in read ? sha256(read.bytes) : sha256(`refused: ${read.refused}`);
 }

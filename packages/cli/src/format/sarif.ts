@@ -1,7 +1,7 @@
 import type { FailOn } from '@the-loop/hooks';
-import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { RULE_IDS, RULES, type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import { sha256 } from '../workspace/digest.js';
 import { levelOf, type Level } from './level.js';
 
 /** Where code scanning links a rule when no other documentation URL is given (SARIF needs an absolute URI). */
@@ -61,5 +61,5 @@ function toResult(workItem: string, d: Diagnostic, print: string, level: Level):
 }
 
 function fingerprint(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return sha256(text).slice(0, 32);
 }

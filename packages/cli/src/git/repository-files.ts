@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readlink, lstat } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { mapLimit } from '../workspace/map-limit.js';
+import { readRegularFile } from '../workspace/read-file.js';
 import { git, headCommit, notAGitRepository, splitZ } from './git.js';
 
 /** The project's files as git sees them now: each file git does not ignore, by its object id. */
@@ -76,13 +76,7 @@ async function objectIdOf(path: string, format: 'sha1' | 'sha256'): Promise<stri
   if (info.isSymbolicLink()) return blob(Buffer.from(await readlink(path), 'utf8'));
   if (info.isDirectory()) return 'directory';
   if (!info.isFile()) return `special:${info.isFIFO() ? 'fifo' : info.isSocket() ? 'socket' : 'device'}`;
-  // O_NONBLOCK: a file swapped for a FIFO after lstat cannot hold the read open.
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return 'unreadable';
-  try {
-    if (!(await handle.stat()).isFile()) return 'special:changed-while-read';
-    return blob(await handle.readFile());
-  } finally {
-    await handle.close();
-  }
+  const read = await readRegularFile(path, Number.MAX_SAFE_INTEGER);
+  if ('absent' in read) return undefined;
+  return 'bytes' in read ? blob(read.bytes) : `unreadable:${read.refused}`;
 }

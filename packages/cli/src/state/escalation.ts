@@ -3,14 +3,13 @@ import { runExternalEffects, runFileEffects, type EffectContext } from '../effec
 import { loadCollaborators } from '../workspace/collaborators.js';
 import { loadGraphState, saveGraphState, statePathOf, withStateLock } from './graph-state-store.js';
 import type { Repo } from '../workspace/repo.js';
-import type { CommandEnv } from '../main.js';
 
 /**
  * Persist a no-progress escalation in the work item's graph state, exactly as a transition
  * would: the `escalated` node is entered, the log records it, and its effects fire. A work item
  * already escalated stays as it is. Returns the state file's path, for the message.
  */
-export async function persistEscalation(repo: Repo, id: string, node: string, reason: string, env: CommandEnv): Promise<string> {
+export async function persistEscalation(repo: Repo, id: string, node: string, reason: string, env: { readonly now: () => Date; readonly env: NodeJS.ProcessEnv }): Promise<string> {
   const runtime = parseRuntimeConfig(repo.config.source);
   const now = env.now().toISOString();
   const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env } : undefined;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readIfPresent } from '../workspace/read-file.js';
 import { join } from 'node:path';
 import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type GraphStateResult } from '@the-loop/core';
 import { configurationError } from '../errors.js';
@@ -13,14 +13,13 @@ export function statePathOf(repo: Repo, id: string): string {
 
 /** Read a work item's graph state without judging it: undefined when there is none, else valid or invalid with where. */
 export async function readGraphState(repo: Repo, id: string): Promise<GraphStateResult | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(join(repo.specRoot, id, GRAPH_STATE_FILE), 'utf8');
+    text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return { ok: false, issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
   }
-  return parseGraphState(statePathOf(repo, id), text, id);
+  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id);
 }
 
 /** Read the state for a command: a corrupt file stops the command (exit 2), never resets. */

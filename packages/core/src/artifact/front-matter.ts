@@ -1,8 +1,9 @@
-import { parseDocument, isMap, isScalar, type Pair } from 'yaml';
+import { isMap, isScalar, type Pair } from 'yaml';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { frontMatterNotMapping, frontMatterNotYaml, frontMatterUnusable } from '../rules/front-matter-invalid.js';
 import { pastedTemplateChoices } from '../rules/template-residue.js';
 import { lineIndex } from '../yaml/line-index.js';
+import { parseYaml } from '../yaml/parse-yaml.js';
 import type { FrontMatter } from './types.js';
 
 /** The raw YAML of a front-matter block and the document line its first YAML line is on. */
@@ -24,7 +25,7 @@ export interface FrontMatterResult {
  * template's own hint pasted through untouched: `template-residue`.
  */
 export function parseFrontMatter(path: string, source: FrontMatterSource): FrontMatterResult {
-  const doc = parseDocument(source.yaml, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseYaml(source.yaml);
   const locate = lineIndex(source.yaml);
   const at = (offset: number): Position => {
     const { line, column } = locate(offset);

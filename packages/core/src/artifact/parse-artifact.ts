@@ -43,6 +43,17 @@ export function parseArtifact(path: string, rawText: string): Artifact {
   }
 }
 
+/**
+ * A file's front-matter block as the parser finds it: the offsets of the block, fences
+ * included, and its YAML; undefined when the file has none. `text` has no byte-order mark.
+ */
+export function frontMatterBlock(text: string): { start: number; end: number; yaml: string } | undefined {
+  const first = (processor.parse(text) as Root).children[0];
+  const start = first?.position?.start.offset;
+  const end = first?.position?.end.offset;
+  return first?.type === 'yaml' && start !== undefined && end !== undefined ? { start, end, yaml: first.value } : undefined;
+}
+
 function parseMarkdown(path: string, text: string, lineCount: number): Artifact {
   const root = processor.parse(text) as Root;
   const diagnostics: Diagnostic[] = [];

@@ -3,6 +3,7 @@ import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
 import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
 /** Configuration files, in the order they are looked for; the first that exists wins. */
@@ -60,15 +61,7 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   const workflowValue = (root as Record<string, unknown>)['workflow'];
   const workflow = v.safeParse(WorkflowSchema, workflowValue ?? {}, { abortEarly: false });
   if (!workflow.success) {
-    return {
-      ok: false,
-      issues: workflow.issues.map((issue) => {
-        const path = ['workflow', ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-        const last = path[path.length - 1];
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(last)}" in workflow (known: specDir, graph)` : `${path.join('.')}: ${issue.message}`;
-        return { file, ...source.positionOf(path), message };
-      }),
-    };
+    return { ok: false, issues: schemaIssues(WorkflowSchema, workflow.issues, atSource(source), { base: ['workflow'] }) };
   }
   let graph = getDefaultGraph();
   if (workflow.output.graph !== undefined) {

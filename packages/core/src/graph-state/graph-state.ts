@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
-import { lineIndex } from '../yaml/line-index.js';
+import { parseJson } from '../json/parse-json.js';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
@@ -15,27 +16,14 @@ export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; is
  * error naming the file and line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, issues: [{ file, ...jsonErrorPosition(text, error), message: `not valid JSON: ${(error as Error).message}` }] };
-  }
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
+  const { value } = json;
   // JSON is YAML, so the YAML source maps schema paths back to lines.
   const source = parseYamlSource(file, text);
   const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
   const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) {
-    return {
-      ok: false,
-      issues: result.issues.map((issue) => {
-        const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
-        const where = path.length > 0 ? `${path.join('.')}: ` : '';
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(path[path.length - 1])}"` : `${where}${issue.message}`;
-        return { file, ...positionOf(path), message };
-      }),
-    };
-  }
+  if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
   if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
     return {
       ok: false,
@@ -82,10 +70,4 @@ export function emptyGraphState(workItem: string): GraphState {
 /** A node's record, or the record of a node never visited. */
 export function nodeRecord(state: GraphState, node: string): NodeRecord {
   return state.nodes[node] ?? { attempts: 0, outcome: null, enteredAt: null, exitedAt: null, lastFindingsDigest: null };
-}
-
-function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } {
-  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (!match) return { line: 1, column: 1 };
-  return lineIndex(text)(Number(match[1]));
 }

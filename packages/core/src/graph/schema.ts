@@ -3,7 +3,7 @@ import * as v from 'valibot';
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 const nodeId = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and hyphens'));
 
-/** Gate predicates, one key per list item (ARCHITECTURE §4). Unknown keys are errors. */
+/** Gate predicates, one key per list item (docs/graph.md). Unknown keys are errors. */
 export const GATE_PREDICATES = {
   locked: v.strictObject({ locked: v.literal(true) }),
   frontMatter: v.strictObject({

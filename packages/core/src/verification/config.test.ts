@@ -32,7 +32,7 @@ describe('verification.checks in the configuration', () => {
       '6:13 verification.checks[1].argv: its first element contains whitespace: argv is a list ([pnpm, test]), never a shell line',
       '8:23 verification.checks[1].timeoutSeconds: must be a finite number',
       '7:15 verification.checks[1].paths[0]: a path glob must stay inside the project (no "..")',
-      '9:14 verification.checks[1].cover: unknown key',
+      '9:14 verification.checks[1]: unknown key "cover" (did you mean "covers"?)',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { issuesAt } from '../config/reviews.js';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
 
 /** A check id: lower-case letters, digits and hyphens; it names the evidence file. */
@@ -115,7 +115,7 @@ export function parseVerificationConfig(source: YamlSource | undefined): Verific
   const value = (root as Record<string, unknown>)['verification'];
   if (value === undefined || value === null) return { ok: true, verification: defaultVerification() };
   const parsed = v.safeParse(VerificationSchema, value, { abortEarly: false, abortPipeEarly: true });
-  if (!parsed.success) return { ok: false, issues: issuesAt(source, ['verification'], parsed.issues) };
+  if (!parsed.success) return { ok: false, issues: schemaIssues(VerificationSchema, parsed.issues, atSource(source), { base: ['verification'] }) };
   const checks = (parsed.output.checks ?? []).map(checkDeclaration);
   const duplicates = duplicateIds(checks.map((c) => c.id)).map((index) => ({
     file: source.file,

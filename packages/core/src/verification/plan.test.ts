@@ -45,13 +45,13 @@ describe('a testing plan narrows and adds to the declared checks', () => {
     expect(p.checks.map((c) => c.id)).toEqual(['unit', 'lint']);
     expect(p.skipped).toEqual([]);
     expect(where(p)).toEqual([
-      '7:11 The testing plan\'s verification block is invalid: verification.skip.lint must say why (a placeholder is not a reason).',
-      '8:3 The testing plan\'s verification block is invalid: verification.notAplicable is not a key of the block (known: checks, skip, notApplicable).',
+      '7:11 The testing plan\'s verification block is invalid: verification.skip.lint: must say why (a placeholder is not a reason).',
+      '8:3 The testing plan\'s verification block is invalid: unknown key "notAplicable" (did you mean "notApplicable"?).',
     ]);
     const q = plan(['verification:', '  checks:', '    - {use: unitt}', '    - {id: e2e, argv: "pnpm e2e"}', '    - {id: unit, argv: [x]}', ''].join('\n'));
     expect(where(q)).toEqual([
       '4:13 The testing plan\'s verification block is invalid: "unitt" is not a check declared in the configuration (declared: unit, lint).',
-      '5:23 The testing plan\'s verification block is invalid: verification.checks[1].argv must be a list such as [pnpm, test], never a shell line.',
+      '5:23 The testing plan\'s verification block is invalid: verification.checks[1].argv: must be a list such as [pnpm, test], never a shell line.',
       '6:12 The testing plan\'s verification block is invalid: "unit" is already declared in the configuration; write {use: unit} to set what it covers.',
     ]);
   });

@@ -5,6 +5,7 @@ import type { Artifact } from '../artifact/types.js';
 import type { ArtifactSource } from '../gate/inputs.js';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { verificationPlanInvalid } from '../rules/front-matter-invalid.js';
+import { dottedPath, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource } from '../yaml/yaml-source.js';
 import { CHECK_ID, CheckSchema, CRITERION_ID, checkDeclaration, duplicateIds, type CheckDeclaration, type VerificationConfig } from './config.js';
 
@@ -71,14 +72,15 @@ export function planChecks(config: VerificationConfig, testingPlan: Artifact | u
   };
   const problems: Diagnostic[] = [];
   const problem = (path: readonly PropertyKey[], message: string) => problems.push(verificationPlanInvalid(testingPlan.path, message, at(path)));
-  const shown = (path: readonly PropertyKey[]) => ['verification', ...path].map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('');
-
-  const plan = v.safeParse(PlanSchema, block, { abortEarly: false });
-  if (!plan.success) {
-    for (const issue of plan.issues) {
-      const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
-      problem(path, issue.kind === 'schema' && issue.expected === 'never' ? `${shown(path)} is not a key of the block (known: checks, skip, notApplicable)` : `${shown(path)} ${issue.message}`);
+  const schemaProblems = (schema: v.GenericSchema, issues: readonly v.BaseIssue<unknown>[], base: readonly PropertyKey[]) => {
+    for (const issue of schemaIssues(schema, issues, (path, message) => ({ file: testingPlan.path, ...at(path), message }), { base, describe: (path) => dottedPath(['verification', ...path]) })) {
+      problems.push(verificationPlanInvalid(testingPlan.path, issue.message, issue));
     }
+  };
+
+  const plan = v.safeParse(PlanSchema, block, { abortEarly: false, abortPipeEarly: true });
+  if (!plan.success) {
+    schemaProblems(PlanSchema, plan.issues, []);
     return { ...unchanged, problems };
   }
   const byId = new Map(declared.map((check) => [check.id, check]));
@@ -86,22 +88,15 @@ export function planChecks(config: VerificationConfig, testingPlan: Artifact | u
   const added: PlannedCheck[] = [];
   (plan.output.checks ?? []).forEach((entry, index) => {
     if (entry !== null && typeof entry === 'object' && 'use' in entry) {
-      const use = v.safeParse(UseSchema, entry, { abortEarly: false });
-      if (!use.success) {
-        for (const issue of use.issues) {
-          const path = ['checks', index, ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-          problem(path, issue.kind === 'schema' && issue.expected === 'never' ? `${shown(path)}: a \`use:\` entry sets only covers` : `${shown(path)} ${issue.message}`);
-        }
-      } else if (!byId.has(use.output.use)) problem(['checks', index, 'use'], `"${use.output.use}" is not a check declared in the configuration (declared: ${[...byId.keys()].join(', ') || 'none'})`);
+      const use = v.safeParse(UseSchema, entry, { abortEarly: false, abortPipeEarly: true });
+      if (!use.success) schemaProblems(UseSchema, use.issues, ['checks', index]);
+      else if (!byId.has(use.output.use)) problem(['checks', index, 'use'], `"${use.output.use}" is not a check declared in the configuration (declared: ${[...byId.keys()].join(', ') || 'none'})`);
       else if (use.output.covers) covers.set(use.output.use, use.output.covers);
       return;
     }
-    const check = v.safeParse(CheckSchema, entry, { abortEarly: false });
+    const check = v.safeParse(CheckSchema, entry, { abortEarly: false, abortPipeEarly: true });
     if (!check.success) {
-      for (const issue of check.issues) {
-        const path = ['checks', index, ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-        problem(path, issue.kind === 'schema' && issue.expected === 'never' ? `${shown(path)} is not a key of a check` : `${shown(path)} ${issue.message}`);
-      }
+      schemaProblems(CheckSchema, check.issues, ['checks', index]);
       return;
     }
     if (byId.has(check.output.id)) problem(['checks', index, 'id'], `"${check.output.id}" is already declared in the configuration; write {use: ${check.output.id}} to set what it covers`);

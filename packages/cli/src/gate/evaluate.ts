@@ -1,10 +1,11 @@
-import { APPROVER_ROLE, CONFIG_FILES, evaluateGate, planFromFiles, type VerificationInput, evaluateWorkItem, graphStateInput, loginsWithRole, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
-import { loadCollaborators } from './collaborators.js';
+import { APPROVER_ROLE, CONFIG_FILES, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, planFromFiles, type Diagnostic, type GateOutcome, type VerificationInput, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
+import { loadCollaborators } from '../workspace/collaborators.js';
 import { readRecords } from '../evidence/records.js';
 import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
-import { artifactNames, readWorkItem, sha256 } from './read-work-item.js';
-import type { Repo } from './repo.js';
+import { findingsDigest } from '../workspace/digest.js';
+import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
+import type { Repo } from '../workspace/repo.js';
 
 export interface EvaluateOptions {
   /** Ignore recorded graph state and derive everything from the artifacts. */
@@ -41,9 +42,4 @@ export async function evaluateNodeFromDisk(repo: Repo, id: string, node: string)
   const input = await gatherInput(repo, id, { recompute: true });
   const verdict = evaluateGate(repo.config.graph, input, node);
   return { ...verdict, digest: findingsDigest(verdict.findings) };
-}
-
-/** A digest of what is unmet, so the same findings twice running can be recognised. */
-export function findingsDigest(findings: readonly Diagnostic[]): string {
-  return sha256(JSON.stringify(findings.map((d) => [d.ruleId, d.file, d.line ?? 0, d.column ?? 0, d.message])));
 }
