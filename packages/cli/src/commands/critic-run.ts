@@ -27,7 +27,7 @@ import { readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
-import { withScratchFile } from '../process/scratch-file.js';
+import { withScratchFile } from '../workspace/scratch.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
 export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
