@@ -223,6 +223,15 @@ describe('the-loop verify', () => {
     expect(existsSync(join(bare, ITEM, 'evidence'))).toBe(false);
   });
 
+  it('refuses to run (exit 2) while the testing plan\'s block is invalid, and check shows where', async () => {
+    const dir = await project(undefined, { [`${ITEM}/testing-plan.md`]: '---\nverification:\n  skip:\n    unit: TBD\n---\n# Testing plan\n' });
+    const out = await run(['verify', 'greet'], dir);
+    expect(out).toMatchObject({ code: 2, stdout: '' });
+    expect(out.stderr).toContain(`${ITEM}/testing-plan.md:4:11  The testing plan's verification block is invalid: verification.skip.unit: must say why (a placeholder is not a reason).`);
+    expect(existsSync(join(dir, ITEM, 'evidence'))).toBe(false);
+    expect(await findings(dir)).toContain(`front-matter-invalid ${ITEM}/testing-plan.md`);
+  });
+
   it('runs the checks a testing plan adds and skips, and proof names where each came from', async () => {
     const plan = [
       '---',
