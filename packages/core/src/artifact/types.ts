@@ -50,9 +50,17 @@ export interface Table {
 }
 
 /** Everything the gates read from one artifact file. */
-export interface Artifact {
+export interface Artifact extends ArtifactFacts {
   readonly path: string;
   readonly text: string;
+}
+
+/**
+ * What parsing finds in a file's contents, independent of where the file is: the same bytes
+ * always give the same facts, so they can be cached by the bytes' digest. Diagnostics name
+ * the file once the facts are bound to a path.
+ */
+export interface ArtifactFacts {
   readonly lineCount: number;
   /** True when the file holds only whitespace. */
   readonly empty: boolean;

@@ -1,0 +1,174 @@
+import type { Delimiter, MarkdownIt, StateInline } from 'markdown-it';
+
+/**
+ * Inline parsing as micromark does it, where markdown-it differs: which emphasis delimiters may
+ * open or close, how they pair, what a code span keeps, and what a line ending leaves.
+ */
+export function readInlineAsMicromark(md: MarkdownIt): void {
+  md.inline.State = MicromarkFlanking(md.inline.State);
+  const backtick = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')?.fn;
+  if (!backtick) throw new Error('markdown-it has no inline rule "backticks"');
+  md.inline.ruler.at('backticks', (state: StateInline, silent: boolean) => codeSpan(backtick, state, silent));
+  md.inline.ruler.at('newline', lineEnding);
+  const escape = md.inline.ruler.__rules__.find((rule) => rule.name === 'escape')?.fn;
+  if (!escape) throw new Error('markdown-it has no inline rule "escape"');
+  md.inline.ruler.at('escape', (state: StateInline, silent: boolean) => backslash(escape, state, silent));
+  for (const name of ['link', 'image']) {
+    const rule = md.inline.ruler.__rules__.find((candidate) => candidate.name === name)?.fn;
+    if (!rule) throw new Error(`markdown-it has no inline rule "${name}"`);
+    md.inline.ruler.at(name, (state: StateInline, silent: boolean) => notShortcutBeforeBracket(rule, state, silent));
+  }
+  md.inline.ruler2.at('balance_pairs', (state: StateInline) => {
+    pairEmphasis(state.delimiters);
+    for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
+  });
+}
+
+/**
+ * Emphasis delimiters judged as micromark judges them: one UTF-16 unit at a time (an emoji
+ * next to `_` is neither space nor punctuation), with JavaScript's idea of whitespace.
+ */
+function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
+  return class extends Base {
+    override scanDelims(start: number, canSplitWord: boolean): { can_open: boolean; can_close: boolean; length: number } {
+      const marker = this.src.charCodeAt(start);
+      let end = start;
+      while (end < this.posMax && this.src.charCodeAt(end) === marker) end += 1;
+      const previous = start > 0 ? this.src.charCodeAt(start - 1) : NaN;
+      const next = end < this.src.length ? this.src.charCodeAt(end) : NaN;
+      const before = classify(previous);
+      const after = classify(next);
+      const open = after === 'other' || (after === 'punctuation' && before !== 'other');
+      const close = before === 'other' || (before === 'punctuation' && after !== 'other');
+      return {
+        can_open: canSplitWord ? open : open && (before !== 'other' || !close),
+        can_close: canSplitWord ? close : close && (after !== 'other' || !open),
+        length: end - start,
+      };
+    }
+  };
+}
+
+function classify(code: number): 'whitespace' | 'punctuation' | 'other' {
+  if (Number.isNaN(code)) return 'whitespace';
+  const char = String.fromCharCode(code);
+  if (/\s/.test(char)) return 'whitespace';
+  return /\p{P}|\p{S}/u.test(char) ? 'punctuation' : 'other';
+}
+
+// How many earlier openers a closing `*` or `_` run looks through: far more than prose ever
+// leaves open, and a bound on thousands of unmatched runs in one paragraph.
+const MAX_OPENER_SEARCH = 1_000;
+
+interface DelimiterRun {
+  readonly marker: number;
+  readonly open: boolean;
+  readonly close: boolean;
+  /** The run's delimiters still unmatched: `low`..`high` in the delimiter list. */
+  low: number;
+  high: number;
+}
+
+/**
+ * Pair emphasis delimiter runs as micromark does: a closing run takes the nearest open run of
+ * its marker, two characters at a time when both have two; the rule of three compares what is
+ * left of each run (CommonMark compares whole runs); runs between a matched pair are dropped.
+ * markdown-it's emphasis rule then turns the pairs into `em`/`strong` tokens.
+ */
+function pairEmphasis(delimiters: Delimiter[]): void {
+  const runs: DelimiterRun[] = [];
+  delimiters.forEach((delimiter, index) => {
+    const last = runs[runs.length - 1];
+    if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
+    else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
+  });
+  const openers: DelimiterRun[] = [];
+  for (const closer of runs) {
+    while (closer.close && closer.low <= closer.high) {
+      const found = openerFor(closer, openers);
+      if (found < 0) break;
+      const opener = openers[found] as DelimiterRun;
+      const use = opener.high > opener.low && closer.high > closer.low ? 2 : 1;
+      for (let n = 0; n < use; n += 1) (delimiters[opener.high - n] as Delimiter).end = closer.low + n;
+      opener.high -= use;
+      closer.low += use;
+      openers.length = opener.low <= opener.high ? found + 1 : found;
+    }
+    if (closer.open && closer.low <= closer.high) openers.push(closer);
+  }
+}
+
+function openerFor(closer: DelimiterRun, openers: readonly DelimiterRun[]): number {
+  const closeSize = closer.high - closer.low + 1;
+  for (let at = openers.length - 1; at >= Math.max(0, openers.length - MAX_OPENER_SEARCH); at -= 1) {
+    const opener = openers[at] as DelimiterRun;
+    if (opener.marker !== closer.marker) continue;
+    const openSize = opener.high - opener.low + 1;
+    if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
+    return at;
+  }
+  return -1;
+}
+
+/**
+ * A code span's text as mdast keeps it: line endings stay (markdown-it turns them into spaces),
+ * and one space or line ending is dropped at each end when both ends have one.
+ */
+function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  const count = state.tokens.length;
+  if (!backtick(state, silent)) return false;
+  // Pending text is pushed first, so the span is the last token.
+  const token = state.tokens[state.tokens.length - 1];
+  if (!silent && state.tokens.length > count && token?.type === 'code_inline') {
+    const fence = token.markup.length;
+    const raw = state.src.slice(start + fence, state.pos - fence);
+    token.content = /^[ \n][\s\S]*[ \n]$/.test(raw) && /[^ \n]/.test(raw) ? raw.slice(1, -1) : raw;
+  }
+  return true;
+}
+
+/**
+ * A shortcut reference (`[ref]` alone) right before another `[` is no link for micromark,
+ * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
+ */
+function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
+  if (!rule(state, silent)) return false;
+  const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
+  const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
+  if (state.pos !== labelEnd + 1 || state.src.charCodeAt(state.pos) !== 0x5b) return true;
+  state.pos = start;
+  state.tokens.length = count;
+  state.pending = pending;
+  return false;
+}
+
+/**
+ * A backslash before a space or tab escapes nothing and is plain text; markdown-it keeps the
+ * space with it in one token, where micromark leaves it to be dropped before a line ending.
+ */
+function backslash(escape: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const next = state.src.charCodeAt(state.pos + 1);
+  if (state.src.charCodeAt(state.pos) !== 0x5c || (next !== 0x20 && next !== 0x09)) return escape(state, silent);
+  if (!silent) state.pending += '\\';
+  state.pos += 1;
+  return true;
+}
+
+/**
+ * A line ending inside a paragraph, as micromark reads it: the spaces and tabs before it are
+ * dropped, and two or more of them, spaces only, make a hard break.
+ */
+function lineEnding(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x0a) return false;
+  if (!silent) {
+    const trailing = /[ \t]*$/.exec(state.pending)?.[0] ?? '';
+    state.pending = state.pending.slice(0, state.pending.length - trailing.length);
+    state.push(trailing.length >= 2 && !trailing.includes('\t') ? 'hardbreak' : 'softbreak', 'br', 0);
+  }
+  let pos = state.pos + 1;
+  while (pos < state.posMax && (state.src.charCodeAt(pos) === 0x20 || state.src.charCodeAt(pos) === 0x09)) pos += 1;
+  state.pos = pos;
+  return true;
+}
