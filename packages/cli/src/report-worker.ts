@@ -2,16 +2,20 @@
 // results back. Each worker opens the repository itself, so only ids and results cross threads.
 import { parentPort, workerData } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
+import { artifactCache } from './cache/artifact-cache.js';
 import { evaluateFromDisk } from './io/evaluate.js';
 import { openRepo } from './io/repo.js';
 
 interface Task {
   readonly root: string;
   readonly ids: readonly string[];
+  /** Whether the report reads through the artifact cache. */
+  readonly cache: boolean;
 }
 
 async function evaluateShare(task: Task): Promise<ReportInput[]> {
-  const repo = await openRepo(task.root, undefined);
+  const opened = await openRepo(task.root, undefined);
+  const repo = task.cache ? { ...opened, cache: artifactCache(task.root) } : opened;
   const results: ReportInput[] = [];
   for (const id of task.ids) results.push(toReportInput(await evaluateFromDisk(repo, id)));
   return results;

@@ -1,4 +1,5 @@
 import { buildReport, type Report } from '@the-loop/core';
+import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
@@ -11,11 +12,12 @@ import { artifactNames, listWorkItems } from '../io/read-work-item.js';
 import { openRepo } from '../io/repo.js';
 import { oneOf, parseOptions, type Command } from '../main.js';
 
-const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty]
+const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty] [--no-cache]
 
 The drift report: every work item under the spec root, what it holds and where it stands.
   --format table|json|markdown   table for people (default), json for tools, markdown for a PR comment
   --allow-empty                  a spec root with no work items is not an error
+  --no-cache                     parse every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 every work item passes · 1 some work item is unmet · 2 usage/configuration error or no work items`;
 
 const FORMATS = ['table', 'json', 'markdown'] as const;
@@ -28,12 +30,12 @@ export const command: Command = {
   async run(args, env) {
     const { values, positionals } = parseOptions(
       args,
-      { repo: { type: 'string' }, format: { type: 'string' }, 'allow-empty': { type: 'boolean' } },
+      { repo: { type: 'string' }, format: { type: 'string' }, 'allow-empty': { type: 'boolean' }, 'no-cache': { type: 'boolean' } },
       USAGE,
     );
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
-    const repo = await openRepo(env.cwd, values.repo);
+    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const ids = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
     if (ids.length === 0 && !values['allow-empty']) {
       throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);

@@ -4,6 +4,7 @@ import { formatLocation } from '@the-loop/core';
 import { CLAUDE_HOOK_EVENTS, claudeContextReply, claudeStopReply, parseClaudePayload } from '@the-loop/adapter-claude';
 import { CURSOR_HOOK_EVENTS, cursorSessionStartReply, cursorStopReply, parseCursorPayload } from '@the-loop/adapter-cursor';
 import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
+import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { resolveCurrentWorkItem } from '../io/current-work-item.js';
 import { evaluateFromDisk } from '../io/evaluate.js';
@@ -65,7 +66,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const declared = values.repo ?? (harness === 'claude' ? env.env['CLAUDE_PROJECT_DIR'] || undefined : undefined) ?? payload.root ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
   const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
-  const repo = await openRepo(env.cwd, root);
+  const repo = withCache(await openRepo(env.cwd, root), env.env);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw new UsageError(formatIssues('the hooks configuration is invalid', hooksConfig.issues));
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);

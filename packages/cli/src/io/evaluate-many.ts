@@ -21,14 +21,14 @@ export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl
   const size = Math.ceil(ids.length / threads);
   const shares = Array.from({ length: threads }, (_, i) => ids.slice(i * size, (i + 1) * size));
   const [own, ...others] = shares;
-  const remote = others.map((share) => runWorker(workerUrl, repo.root, share));
+  const remote = others.map((share) => runWorker(workerUrl, repo.root, share, repo.cache !== undefined));
   const local = await mapLimit(own ?? [], 32, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   return [local, ...(await Promise.all(remote))].flat();
 }
 
-function runWorker(url: URL, root: string, ids: readonly string[]): Promise<ReportInput[]> {
+function runWorker(url: URL, root: string, ids: readonly string[], cache: boolean): Promise<ReportInput[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(url, { workerData: { root, ids } });
+    const worker = new Worker(url, { workerData: { root, ids, cache } });
     worker.once('message', (results: ReportInput[]) => resolve(results));
     worker.once('error', reject);
     // Results arrive before 'exit', so this only rejects a worker that ended without them: left

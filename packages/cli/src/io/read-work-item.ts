@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareIds, KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
+import type { ArtifactCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import type { Repo } from './repo.js';
 
@@ -73,7 +74,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(join(dir, name));
+        const read = await readArtifact(join(dir, name), repo.cache);
         if (!read) return;
         files.set(name, read.source);
         if (read.digest) digests.set(name, read.digest);
@@ -87,7 +88,7 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-async function readArtifact(path: string): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+async function readArtifact(path: string, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const info = await stat(path);
@@ -108,7 +109,8 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    return { source: { text }, digest: sha256(bytes) };
+    const digest = sha256(bytes);
+    return { source: cache ? { text, facts: await cache.facts(digest, text) } : { text }, digest };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {

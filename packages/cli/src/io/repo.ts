@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig, type SourceIssue } from '@the-loop/core';
+import type { ArtifactCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 
 /** A repository the CLI works on: its root and its configuration. */
@@ -9,6 +10,8 @@ export interface Repo {
   readonly config: HarnessConfig;
   /** Absolute path of the spec root. */
   readonly specRoot: string;
+  /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
+  readonly cache?: ArtifactCache | undefined;
 }
 
 // Strict: a configuration read with replacement characters would name paths that do not exist.

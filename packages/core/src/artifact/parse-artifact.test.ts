@@ -136,8 +136,8 @@ describe('parseArtifact: empty sections', () => {
   });
 
   it('ends at the next heading of the same or higher level only', () => {
-    const sections = parseArtifact('a.md', ['## A', '### A.1', 'x', '# B', 'y'].join('\n')).sections;
-    expect(sections.find((s) => s.title === 'A')?.text).toBe('A.1\nx');
+    const sections = parseArtifact('a.md', ['## A', '### A.1', '- x', '# B', '- y'].join('\n')).sections;
+    expect(sections.map((s) => `${s.title}: ${s.items.map((i) => i.term).join(',')}`)).toEqual(['A: x', 'A.1: x', 'B: y']);
   });
 });
 

@@ -103,10 +103,8 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
 
 function readSections(root: Root): Section[] {
   const children = root.children;
-  // A node belongs to every enclosing section (six levels at most): read each once.
-  const texts: (string | undefined)[] = [];
+  // A node belongs to every enclosing section (six levels at most): judge each once.
   const substantive: (boolean | undefined)[] = [];
-  const textAt = (at: number): string => (texts[at] ??= toString(children[at] as RootContent));
   const substantiveAt = (at: number): boolean => (substantive[at] ??= isSubstantive(children[at] as RootContent));
   const sections: Section[] = [];
   children.forEach((node, index) => {
@@ -124,7 +122,6 @@ function readSections(root: Root): Section[] {
       depth: node.depth,
       position: start(node),
       empty: !owned.some(substantiveAt),
-      text: owned.map(textAt).join('\n'),
       items: owned.flatMap((at) => {
         const child = children[at] as RootContent;
         return child.type === 'list' ? child.children.map(listEntry) : [];

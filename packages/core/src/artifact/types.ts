@@ -14,8 +14,6 @@ export interface Section {
   readonly position: Position;
   /** True when the section holds nothing but whitespace, comments, placeholders or guidance. */
   readonly empty: boolean;
-  /** The section's content as plain text (headings of subsections included). */
-  readonly text: string;
   /** The section's own top-level list items, each reduced to the term it names. */
   readonly items: readonly ListEntry[];
 }

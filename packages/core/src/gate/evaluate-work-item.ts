@@ -1,4 +1,4 @@
-import { parseArtifact } from '../artifact/parse-artifact.js';
+import { artifactFromFacts, parseArtifact } from '../artifact/parse-artifact.js';
 import type { Artifact } from '../artifact/types.js';
 import { compareDiagnostics, diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
 import type { GateOutcome, Graph, GraphNode } from '../graph/types.js';
@@ -391,7 +391,7 @@ class ArtifactSet {
         }),
       };
     } else {
-      const artifact = parseArtifact(path, source.text);
+      const artifact = source.facts ? artifactFromFacts(path, source.text, source.facts) : parseArtifact(path, source.text);
       read = artifact.empty
         ? {
             problem: diagnostic({

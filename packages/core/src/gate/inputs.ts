@@ -1,5 +1,10 @@
-/** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
-export type ArtifactSource = { readonly text: string } | { readonly unreadable: string };
+import type { ArtifactFacts } from '../artifact/types.js';
+
+/**
+ * A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link
+ * loop). `facts` are what parsing these contents gives, when they were read earlier (a cache).
+ */
+export type ArtifactSource = { readonly text: string; readonly facts?: ArtifactFacts | undefined } | { readonly unreadable: string };
 
 /** An approval recorded by `the-loop graph approve`, bound to the artifact's SHA-256. */
 export interface Approval {
