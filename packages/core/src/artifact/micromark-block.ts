@@ -144,7 +144,16 @@ function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, st
 function definition(reference: BlockRule, state: StateBlock, line: number, endLine: number): boolean {
   const [tokens, known] = [state.tokens.length, state.env.references];
   state.env.references = {};
-  const matched = reference(state, line, endLine, false);
+  let matched = reference(state, line, endLine, false);
+  // markdown-it drops the whole definition when an empty title (`''`) on a later line has text
+  // after it; without that line it stands, as in micromark. The destination is on the first or
+  // second line, so the definition is tried again with the document cut short after each.
+  const lineMax = state.lineMax;
+  for (let end = line + 1; !matched && end < Math.min(lineMax, line + 3); end += 1) {
+    state.lineMax = end;
+    matched = reference(state, line, end, false);
+    state.lineMax = lineMax;
+  }
   const found = state.env.references;
   if (known) state.env.references = known;
   else delete state.env.references;
@@ -246,7 +255,8 @@ function followsOpenBlock(state: StateBlock, line: number): boolean {
  */
 function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine: number, run: () => boolean): boolean {
   const hidden: [number, number][] = [];
-  for (let line = startLine + 1; line < endLine; line += 1) {
+  // A blank line ends the quote: no line past it can continue it.
+  for (let line = startLine + 1; line < endLine && !state.isEmpty(line); line += 1) {
     const shift = state.tShift[line] ?? 0;
     if ((state.sCount[line] ?? 0) - state.blkIndent >= 4 && state.src.charCodeAt((state.bMarks[line] ?? 0) + shift) === 0x3e) {
       hidden.push([line, shift]);

@@ -56,9 +56,9 @@ function classify(code: number): 'whitespace' | 'punctuation' | 'other' {
   return /\p{P}|\p{S}/u.test(char) ? 'punctuation' : 'other';
 }
 
-// How many earlier openers a closing `*` or `_` run looks through: far more than prose ever
-// leaves open, and a bound on thousands of unmatched runs in one paragraph.
-const MAX_OPENER_SEARCH = 1_000;
+// How many earlier openers of its marker a closing `*` or `_` run looks through: far more than
+// prose ever leaves open, and a bound on thousands of unmatched runs in one paragraph.
+const MAX_OPENER_SEARCH = 100;
 
 interface DelimiterRun {
   readonly marker: number;
@@ -82,19 +82,27 @@ function pairEmphasis(delimiters: Delimiter[]): void {
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
     else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
   });
-  const openers: DelimiterRun[] = [];
+  // Open runs by marker, in order.
+  const openers = new Map<number, DelimiterRun[]>();
   for (const closer of runs) {
+    const own = openers.get(closer.marker) ?? [];
+    openers.set(closer.marker, own);
     while (closer.close && closer.low <= closer.high) {
-      const found = openerFor(closer, openers);
+      const found = openerFor(closer, own);
       if (found < 0) break;
-      const opener = openers[found] as DelimiterRun;
+      const opener = own[found] as DelimiterRun;
       const use = opener.high > opener.low && closer.high > closer.low ? 2 : 1;
       for (let n = 0; n < use; n += 1) (delimiters[opener.high - n] as Delimiter).end = closer.low + n;
       opener.high -= use;
       closer.low += use;
-      openers.length = opener.low <= opener.high ? found + 1 : found;
+      // Open runs between the pair are dropped, of either marker.
+      own.length = opener.low <= opener.high ? found + 1 : found;
+      for (const [marker, others] of openers) {
+        if (marker === closer.marker) continue;
+        while (others.length > 0 && (others[others.length - 1] as DelimiterRun).low > opener.low) others.pop();
+      }
     }
-    if (closer.open && closer.low <= closer.high) openers.push(closer);
+    if (closer.open && closer.low <= closer.high) own.push(closer);
   }
 }
 
@@ -102,7 +110,6 @@ function openerFor(closer: DelimiterRun, openers: readonly DelimiterRun[]): numb
   const closeSize = closer.high - closer.low + 1;
   for (let at = openers.length - 1; at >= Math.max(0, openers.length - MAX_OPENER_SEARCH); at -= 1) {
     const opener = openers[at] as DelimiterRun;
-    if (opener.marker !== closer.marker) continue;
     const openSize = opener.high - opener.low + 1;
     if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
     return at;
@@ -163,8 +170,11 @@ function backslash(escape: (state: StateInline, silent: boolean) => boolean, sta
 function lineEnding(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x0a) return false;
   if (!silent) {
-    const trailing = /[ \t]*$/.exec(state.pending)?.[0] ?? '';
-    state.pending = state.pending.slice(0, state.pending.length - trailing.length);
+    const pending = state.pending;
+    let end = pending.length;
+    while (end > 0 && (pending.charCodeAt(end - 1) === 0x20 || pending.charCodeAt(end - 1) === 0x09)) end -= 1;
+    const trailing = pending.slice(end);
+    state.pending = pending.slice(0, end);
     state.push(trailing.length >= 2 && !trailing.includes('\t') ? 'hardbreak' : 'softbreak', 'br', 0);
   }
   let pos = state.pos + 1;

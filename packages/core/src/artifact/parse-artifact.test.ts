@@ -178,3 +178,18 @@ describe('parseArtifact: tables', () => {
     expect(parseArtifact('a.md', '```\n| a | b |\n|---|---|\n| 1 | 2 |\n```\n').tables).toEqual([]);
   });
 });
+
+describe('parseArtifact: bounded worst cases', () => {
+  it('stops at thousands of nested list items with an error at their line, in bounded time', () => {
+    const deep = `${'- '.repeat(4_999)}[ ] x`;
+    const artifact = parseArtifact('t.md', `# Tasks\n\n- [x] done\n${deep}\n${deep}\n`);
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.severity}`)).toEqual(['4:1 artifact-unreadable error']);
+    expect(artifact.tasks.map((t) => t.text)).toEqual(['done']);
+  });
+
+  it('reads 40 nested lists, deeper than any spec goes, without a finding', () => {
+    const artifact = parseArtifact('t.md', `${'- '.repeat(40)}[ ] deep\n`);
+    expect(artifact.diagnostics).toEqual([]);
+    expect(artifact.tasks.map((t) => t.text)).toEqual(['deep']);
+  });
+});

@@ -83,7 +83,7 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     diagnostics.push(
       diagnostic({
         ruleId: 'artifact-unreadable',
-        message: `Lists or block quotes nest too deep here (over ${MAX_NESTING} levels); the-loop does not read past that depth, so nothing below it counts.`,
+        message: `Lists or block quotes nest too deep here: the-loop reads about ${MAX_NESTING / 2} nested lists or ${MAX_NESTING} nested quotes, and nothing past that depth counts.`,
         file: '',
         position: { line: truncatedAt, column: 1 },
         fix: 'Flatten the nesting: no spec needs lists or quotes this deep.',
