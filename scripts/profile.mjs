@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliBundleOptions } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const separator = process.argv.indexOf('--');
@@ -29,20 +30,25 @@ const PHASES = [
 
 const work = mkdtempSync(join(tmpdir(), 'the-loop-profile-'));
 try {
-  await build({
-    absWorkingDir: root,
-    entryPoints: { 'the-loop': 'packages/cli/src/main.ts', 'report-worker': 'packages/cli/src/report-worker.ts' },
-    outdir: work,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    conditions: ['source'],
-    logLevel: 'warning',
-  });
+  await build(cliBundleOptions(root, work));
+  // As the real launcher does: compiled through V8's code cache, written by a first run.
   const launcher = join(work, 'run.cjs');
-  writeFileSync(launcher, "require('./the-loop.cjs').main(process.argv.slice(2));\n");
+  writeFileSync(
+    launcher,
+    [
+      "const { existsSync, readFileSync, writeFileSync } = require('node:fs');",
+      "const { createRequire, wrap } = require('node:module');",
+      "const { Script } = require('node:vm');",
+      "const bundle = require('node:path').join(__dirname, 'the-loop.cjs');",
+      "const cache = `${bundle}.cache`;",
+      'const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData: existsSync(cache) ? readFileSync(cache) : undefined });',
+      'const module_ = { exports: {} };',
+      'script.runInThisContext().call(module_.exports, module_.exports, createRequire(bundle), module_, bundle, __dirname);',
+      'module_.exports.main(process.argv.slice(2)).then(() => { if (!existsSync(cache)) writeFileSync(cache, script.createCachedData()); });',
+      '',
+    ].join('\n'),
+  );
+  spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
   const profiles = join(work, 'profiles');
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=250', launcher, ...args], {

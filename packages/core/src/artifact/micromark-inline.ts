@@ -142,9 +142,10 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
   if (!rule(state, silent)) return false;
+  if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
-  if (state.pos !== labelEnd + 1 || state.src.charCodeAt(state.pos) !== 0x5b) return true;
+  if (state.pos !== labelEnd + 1) return true;
   state.pos = start;
   state.tokens.length = count;
   state.pending = pending;
