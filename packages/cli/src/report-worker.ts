@@ -13,12 +13,21 @@ interface Task {
   readonly cache: boolean;
 }
 
-async function evaluateShare(task: Task): Promise<ReportInput[]> {
+// Results go back a batch at a time, so a worker never holds its whole share.
+const BATCH = 200;
+
+async function evaluateShare(task: Task): Promise<void> {
   const opened = await openRepo(task.root, undefined);
   const repo = task.cache ? { ...opened, cache: artifactCache(task.root) } : opened;
-  const results: ReportInput[] = [];
-  for (const id of task.ids) results.push(toReportInput(await evaluateFromDisk(repo, id)));
-  return results;
+  let results: ReportInput[] = [];
+  for (const id of task.ids) {
+    results.push(toReportInput(await evaluateFromDisk(repo, id)));
+    if (results.length === BATCH) {
+      parentPort?.postMessage({ results, done: false });
+      results = [];
+    }
+  }
+  parentPort?.postMessage({ results, done: true });
 }
 
-void evaluateShare(workerData as Task).then((results) => parentPort?.postMessage(results));
+void evaluateShare(workerData as Task);

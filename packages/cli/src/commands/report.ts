@@ -42,7 +42,7 @@ export const command: Command = {
     }
     const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
-    if (format === 'json') writeReportJson(env.stdout, report);
+    if (format === 'json') await writeReportJson(env.stdout, report);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
     else env.stdout.write(renderTable(report, colorsFor(env.stdout, env.env)));
     return report.ok ? 0 : 1;
@@ -50,8 +50,9 @@ export const command: Command = {
 };
 
 // The same text as JSON.stringify(report, null, 2), written an item at a time so a report over
-// thousands of work items never holds the whole document in one string.
-function writeReportJson(out: NodeJS.WritableStream, report: Report): void {
+// thousands of work items never holds the whole document in one string, nor in the stream's
+// buffer: a slow reader (a pipe) is waited for.
+async function writeReportJson(out: NodeJS.WritableStream, report: Report): Promise<void> {
   const { items, ...head } = report;
   const opening = JSON.stringify({ ...head, items: [] }, null, 2);
   if (items.length === 0) {
@@ -59,10 +60,10 @@ function writeReportJson(out: NodeJS.WritableStream, report: Report): void {
     return;
   }
   out.write(`${opening.slice(0, opening.lastIndexOf('[]'))}[\n`);
-  items.forEach((item, index) => {
+  for (const [index, item] of items.entries()) {
     const text = JSON.stringify(item, null, 2).replace(/^/gm, '    ');
-    out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`);
-  });
+    if (!out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
   out.write('  ]\n}\n');
 }
 

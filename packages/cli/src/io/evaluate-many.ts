@@ -29,7 +29,11 @@ export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl
 function runWorker(url: URL, root: string, ids: readonly string[], cache: boolean): Promise<ReportInput[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: { root, ids, cache } });
-    worker.once('message', (results: ReportInput[]) => resolve(results));
+    const results: ReportInput[] = [];
+    worker.on('message', (batch: { results: ReportInput[]; done: boolean }) => {
+      results.push(...batch.results);
+      if (batch.done) resolve(results);
+    });
     worker.once('error', reject);
     // Results arrive before 'exit', so this only rejects a worker that ended without them: left
     // pending, the promise would let the process drain and exit 0 with no report.
