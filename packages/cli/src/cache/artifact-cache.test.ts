@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,11 @@ const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', i
 // The cache is off in CI; these runs must use it whatever the surrounding environment says.
 const LOCAL = { CI: '' };
 const temps: string[] = [];
+
+// The fixture without any machine-local state a run over it may have left.
+async function copyFixture(root: string): Promise<void> {
+  await cp(FIXTURE, root, { recursive: true, filter: (source) => !source.includes(join('.the-loop', 'local')) });
+}
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-cache-'));
@@ -67,6 +73,32 @@ describe('the artifact cache', () => {
     }
   });
 
+  it('is not trapped by a hostile entry: a FIFO, a symbolic link, a bucket linked elsewhere', async () => {
+    const root = await tempDir();
+    const text = '# Tasks\n\n- [ ] open\n';
+    const digest = digestOf(text);
+    const expected = extractFacts(text);
+    const path = entryPath(root, digest);
+    await artifactCache(root).facts(digest, text);
+    // A FIFO would block a plain read for ever.
+    await rm(path);
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // A link to facts elsewhere is not followed.
+    const elsewhere = join(root, 'forged.json.gz');
+    await writeFile(elsewhere, gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') })));
+    await rm(path);
+    await symlink(elsewhere, path);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // A bucket replaced by a link to another directory: nothing there is written or removed.
+    const victim = await tempDir();
+    await writeFile(join(victim, 'keep.txt'), 'x'.repeat(2 * 1024 * 1024));
+    await rm(join(root, CACHE_DIR, digest.slice(0, 2)), { recursive: true });
+    await symlink(victim, join(root, CACHE_DIR, digest.slice(0, 2)));
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readdir(victim)).toEqual(['keep.txt']);
+  });
+
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
     const root = await tempDir();
     const cache = artifactCache(root);
@@ -91,7 +123,7 @@ describe('the artifact cache', () => {
 describe('reports with and without the cache', () => {
   it('are byte-identical, cold and warm, in every format', async () => {
     const root = await tempDir();
-    await cp(FIXTURE, root, { recursive: true });
+    await copyFixture(root);
     for (const format of ['json', 'table', 'markdown']) {
       const fresh = await runCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root, env: LOCAL });
       const cold = await runCli(['report', '--repo', root, '--format', format], { cwd: root, env: LOCAL });
@@ -108,7 +140,7 @@ describe('reports with and without the cache', () => {
 
   it('is not used with --no-cache, nor in CI', async () => {
     const root = await tempDir();
-    await cp(FIXTURE, root, { recursive: true });
+    await copyFixture(root);
     await runCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
     await runCli(['report', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
     await runCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR, localDir } from '../io/local-state.js';
@@ -12,7 +12,7 @@ export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
 
 // Entries sit in 256 buckets named by the digest's first two hex digits. A bucket keeps at most
 // this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB, and a
-// 10,000-item repository (about 1.5 KB an entry, compressed) fits in a sixth of that.
+// 10,000-item repository (compressed entries are about a quarter of the Markdown) fits in 60 MB.
 const BUCKET_BYTES = 1024 * 1024;
 // Facts larger than this (a huge artifact) are read afresh every time rather than kept.
 const ENTRY_BYTES = 128 * 1024;
@@ -58,11 +58,19 @@ function entryOf(digest: string, json: string): string {
 }
 
 async function readEntry(path: string, digest: string): Promise<ArtifactFacts | undefined> {
+  // The directory is the repository's, so hostile: no symbolic link is followed, a FIFO does not
+  // block the open, and only a regular file of an entry's size is read.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return undefined;
   try {
-    const entry = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > ENTRY_BYTES) return undefined;
+    const entry = JSON.parse(gunzipSync(await handle.readFile()).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
     return entry.parser === PARSER_VERSION && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
   } catch {
     return undefined;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -82,7 +90,7 @@ async function writeEntry(dir: string, bucketName: string, name: string, entry: 
   }
   const bucket = await opened;
   // Written beside the entry, then renamed over it: a reader sees the old entry or the new one.
-  const temp = join(bucket.dir, `.${name}.${process.pid}.${threadId}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(bucket.dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temp, data, { flag: 'wx' });
     await rename(temp, join(bucket.dir, name));
@@ -95,13 +103,21 @@ async function writeEntry(dir: string, bucketName: string, name: string, entry: 
   if (bucket.bytes > BUCKET_BYTES) await prune(bucket);
 }
 
+// What the cache writes: entries, and the temporary files they are written through. Nothing
+// else in a bucket is counted or ever removed.
+const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json\.gz|\.[0-9a-f]{64}\.v\d+\.json\.gz\.\d+\.[0-9a-f]+\.tmp)$/;
+
 async function openBucket(dir: string): Promise<Bucket> {
   await mkdir(dir, { recursive: true });
+  // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is refused.
+  if (!(await lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
   const entries = await Promise.all(
-    (await readdir(dir)).map(async (name) => {
-      const info = await stat(join(dir, name)).catch(() => undefined);
-      return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
-    }),
+    (await readdir(dir))
+      .filter((name) => OWN_FILE.test(name))
+      .map(async (name) => {
+        const info = await lstat(join(dir, name)).catch(() => undefined);
+        return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
+      }),
   );
   return { dir, entries, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
 }
