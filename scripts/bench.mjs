@@ -6,6 +6,7 @@
 //   --suite      also time the whole test suite (about a minute or more)
 //   --no-build   use the CLI as built
 //   BENCH_ROUNDS rounds of the interleaved start-up measures (default 11)
+//   BENCH_ITEMS  the large report sizes to run (default 1000,10000,50000)
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -84,7 +85,7 @@ try {
   row('check <id>, two 5,000-deep nested list lines (20 KB)', fmt(nested.ms), '≤ 0.5 s', nested.ms <= 500, nested.rss);
 
   const scale = {};
-  for (const count of [1_000, 10_000, 50_000]) {
+  for (const count of (process.env.BENCH_ITEMS ?? '1000,10000,50000').split(',').map(Number)) {
     say(`writing ${count.toLocaleString('en')} items`);
     const dir = generateCorpus(join(work, `n${count}`), count, { bytes: 22_500 });
     say(`report over ${count.toLocaleString('en')} items`);
