@@ -33,6 +33,14 @@ afterEach(async () => {
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), `${digest}.v${PARSER_VERSION}.json.gz`);
 
+/** A fresh cache holding the facts of `text`, and where its entry is. */
+async function cachedOnce(text: string) {
+  const root = await tempDir();
+  const digest = digestOf(text);
+  await artifactCache(root).facts(digest, text);
+  return { root, text, digest, expected: extractFacts(text), path: entryPath(root, digest) };
+}
+
 async function entries(root: string): Promise<string[]> {
   const dir = join(root, CACHE_DIR);
   const buckets = await readdir(dir).catch(() => [] as string[]);
@@ -53,12 +61,7 @@ describe('the artifact cache', () => {
   });
 
   it('ignores and rewrites an entry that is corrupt, of other bytes, or not facts', async () => {
-    const root = await tempDir();
-    const text = '# Tasks\n\n- [ ] open\n';
-    const digest = digestOf(text);
-    const expected = extractFacts(text);
-    const path = entryPath(root, digest);
-    await artifactCache(root).facts(digest, text);
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
     const corrupt = [
       Buffer.from('not gzip'),
       gzipSync('{"parser":1,'),
@@ -74,12 +77,7 @@ describe('the artifact cache', () => {
   });
 
   it('is not trapped by a hostile entry: a FIFO, a symbolic link, a bucket linked elsewhere', async () => {
-    const root = await tempDir();
-    const text = '# Tasks\n\n- [ ] open\n';
-    const digest = digestOf(text);
-    const expected = extractFacts(text);
-    const path = entryPath(root, digest);
-    await artifactCache(root).facts(digest, text);
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
     // A FIFO would block a plain read for ever.
     await rm(path);
     expect(spawnSync('mkfifo', [path]).status).toBe(0);
