@@ -85,7 +85,7 @@ try {
   row('check <id>, two 5,000-deep nested list lines (20 KB)', fmt(nested.ms), '≤ 0.5 s', nested.ms <= 500, nested.rss);
 
   const scale = {};
-  for (const count of (process.env.BENCH_ITEMS ?? '1000,10000,50000').split(',').map(Number)) {
+  for (const count of (process.env.BENCH_ITEMS ?? '1000,10000,50000').split(',').filter(Boolean).map(Number)) {
     say(`writing ${count.toLocaleString('en')} items`);
     const dir = generateCorpus(join(work, `n${count}`), count, { bytes: 22_500 });
     say(`report over ${count.toLocaleString('en')} items`);
