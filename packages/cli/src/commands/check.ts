@@ -1,5 +1,6 @@
 import type { WorkItemResult } from '@the-loop/core';
 import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
+import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
@@ -12,7 +13,7 @@ import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, VERSION, type Command } from './command.js';
 
-const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
+const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block] [--no-cache]
        the-loop check --all [--allow-empty] [options]
        the-loop check --changed-from REF [options]
 
@@ -26,6 +27,7 @@ Evaluates work items' gates by walking the lifecycle graph from its start.
   --all                 check every work item under the spec root (none is an error unless --allow-empty)
   --changed-from REF    check the work items changed between REF's merge base and HEAD (git diff REF...HEAD)
   --rules-url URL       absolute URL of the rules documentation, for SARIF helpUri (default ${DEFAULT_RULES_URL})
+  --no-cache            parse every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 ok · 1 gate unmet · 2 usage or configuration error`;
 
 const FORMATS = ['table', 'json', 'sarif', 'github'] as const;
@@ -46,6 +48,7 @@ export const command: Command = {
         'changed-from': { type: 'string' },
         'allow-empty': { type: 'boolean' },
         'rules-url': { type: 'string' },
+        'no-cache': { type: 'boolean' },
       },
       USAGE,
     );
@@ -57,7 +60,7 @@ export const command: Command = {
     if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(rulesUrl)) throw new UsageError(`--rules-url must be an absolute URL; got "${rulesUrl}"`);
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
-    const repo = await openRepo(env.cwd, values.repo);
+    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const options = { recompute: values.recompute === true };
 
     if (positionals.length === 1) {

@@ -1,7 +1,12 @@
 import { join, resolve } from 'node:path';
-import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig } from '@the-loop/core';
+import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type ArtifactFacts, type HarnessConfig } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
+
+/** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
+export interface ArtifactCache {
+  facts(digest: string, text: string): Promise<ArtifactFacts>;
+}
 
 /** A repository the CLI works on: its root and its configuration. */
 export interface Repo {
@@ -9,6 +14,8 @@ export interface Repo {
   readonly config: HarnessConfig;
   /** Absolute path of the spec root. */
   readonly specRoot: string;
+  /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
+  readonly cache?: ArtifactCache | undefined;
 }
 
 /** Load the repository's configuration; a broken file stops the command (exit 2). */

@@ -11,8 +11,8 @@ export function parserFailed(path: string, error: unknown): Diagnostic {
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   return {
-    // Twelve thousand nested blockquotes run the parser out of stack.
-    notOk: [{ title: 'a blockquote nested 12,000 deep', files: { 'requirements.md': `${'>'.repeat(12_000)} deep\n` }, findings: ['requirements.md:1:1'] }],
-    ok: [{ title: 'a blockquote nested three deep', files: { 'requirements.md': '>>> deep\n' } }],
+    // Ten thousand nested strong spans run the parser out of stack.
+    notOk: [{ title: 'a word inside 20,000 asterisks on each side', files: { 'requirements.md': `${'*'.repeat(20_000)}deep${'*'.repeat(20_000)}\n` }, findings: ['requirements.md:1:1'] }],
+    ok: [{ title: 'a word inside three asterisks on each side', files: { 'requirements.md': '***deep***\n' } }],
   };
 }
