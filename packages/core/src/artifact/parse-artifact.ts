@@ -66,23 +66,44 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     diagnostics.push(...result.diagnostics);
   } else diagnostics.push(...unclosedFrontMatter('', text));
   if (truncatedAt !== undefined) diagnostics.push(nestedTooDeep('', truncatedAt));
+  const plain = plainText();
   return {
     lineCount,
     empty: text.trim() === '',
     frontMatter,
-    sections: readSections(root),
-    tasks: readTasks(root),
+    sections: readSections(root, plain),
+    tasks: readTasks(root, plain),
     tables: readTables(root),
-    statements: readStatements(root),
+    statements: readStatements(root, plain),
     diagnostics,
   };
 }
 
-function readSections(root: Root): Section[] {
+type PlainText = (node: Nodes) => string;
+
+/** A node's plain text, as mdast-util-to-string gives it; several readers ask for the same paragraphs. */
+function plainText(): PlainText {
+  const known = new Map<Nodes, string>();
+  return (node) => {
+    let text = known.get(node);
+    if (text === undefined) {
+      text = toString(node);
+      known.set(node, text);
+    }
+    return text;
+  };
+}
+
+function readSections(root: Root, plain: PlainText): Section[] {
   const children = root.children;
   // A node belongs to every enclosing section (six levels at most): judge each once.
   const substantive: (boolean | undefined)[] = [];
   const substantiveAt = (at: number): boolean => (substantive[at] ??= isSubstantive(children[at] as RootContent));
+  const entries: (ListEntry[] | undefined)[] = [];
+  const entriesAt = (at: number): ListEntry[] => {
+    const child = children[at] as RootContent;
+    return (entries[at] ??= child.type === 'list' ? child.children.map((item) => listEntry(item, plain)) : []);
+  };
   const sections: Section[] = [];
   children.forEach((node, index) => {
     if (node.type !== 'heading') return;
@@ -99,33 +120,30 @@ function readSections(root: Root): Section[] {
       depth: node.depth,
       position: start(node),
       empty: !owned.some(substantiveAt),
-      items: owned.flatMap((at) => {
-        const child = children[at] as RootContent;
-        return child.type === 'list' ? child.children.map(listEntry) : [];
-      }).filter((e) => e.term !== ''),
+      items: owned.flatMap(entriesAt).filter((e) => e.term !== ''),
     });
   });
   return sections;
 }
 
-function listEntry(item: ListItem): ListEntry {
+function listEntry(item: ListItem, plain: PlainText): ListEntry {
   const paragraph = item.children[0];
   let term = '';
   if (paragraph?.type === 'paragraph') {
     const marked = paragraph.children.find((child) => child.type === 'strong' || child.type === 'inlineCode');
-    const text = toString(paragraph);
+    const text = marked ? '' : plain(paragraph);
     term = marked ? toString(marked) : (text.split(':', 1)[0] ?? text);
   }
   return { term: term.trim(), position: start(item) };
 }
 
-function readTasks(root: Root): Task[] {
+function readTasks(root: Root, plain: PlainText): Task[] {
   const tasks: Task[] = [];
   // List items sit in lists, lists in list items, block quotes and the root: nowhere else.
   const walk = (nodes: readonly Nodes[]): void => {
     for (const node of nodes) {
       if (node.type === 'listItem') {
-        const task = taskOf(node);
+        const task = taskOf(node, plain);
         if (task) tasks.push(task);
       }
       if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') walk(node.children);
@@ -135,9 +153,9 @@ function readTasks(root: Root): Task[] {
   return tasks;
 }
 
-function taskOf(item: ListItem): Task | undefined {
+function taskOf(item: ListItem, plain: PlainText): Task | undefined {
   const paragraph = item.children[0];
-  const body = paragraph?.type === 'paragraph' ? toString(paragraph) : '';
+  const body = paragraph?.type === 'paragraph' ? plain(paragraph) : '';
   if (typeof item.checked === 'boolean') {
     return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', position: start(item) };
   }
@@ -167,14 +185,14 @@ function readTables(root: Root): Table[] {
   return tables;
 }
 
-function readStatements(root: Root): Statement[] {
+function readStatements(root: Root, plain: PlainText): Statement[] {
   const statements: Statement[] = [];
   let section: string | undefined;
   const paragraph = (node: Paragraph, listDepth: number, position = start(node)): void => {
     const first = node.children[0];
     const lead = first?.type === 'strong' || first?.type === 'inlineCode' ? toString(first).trim() : undefined;
     // A loose task marker (`[~] …`) is the box, not the statement.
-    const text = toString(node).replace(LOOSE_MARKER, '').trim();
+    const text = plain(node).replace(LOOSE_MARKER, '').trim();
     if (text !== '') statements.push({ text, lead, section, listDepth, position });
   };
   const list = (node: List, depth: number): void => {
