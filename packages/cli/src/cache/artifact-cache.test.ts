@@ -4,7 +4,6 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { extractFacts, PARSER_VERSION } from '@the-loop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../test-support/cli.js';
@@ -31,7 +30,7 @@ afterEach(async () => {
 });
 
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
-const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), `${digest}.v${PARSER_VERSION}.json.gz`);
+const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), `${digest}.v${PARSER_VERSION}.json`);
 
 /** A fresh cache holding the facts of `text`, and where its entry is. */
 async function cachedOnce(text: string) {
@@ -53,26 +52,26 @@ describe('the artifact cache', () => {
     const text = '---\nstatus: draft\n---\n# Tasks\n\n- [ ] one\n- [x] two\n';
     const digest = digestOf(text);
     expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
-    expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${digest}.v${PARSER_VERSION}.json.gz`]);
+    expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${digest}.v${PARSER_VERSION}.json`]);
     // Facts stored under that digest are what a later run gets, without parsing.
     const other = extractFacts('# Tasks\n\n- [x] everything\n');
-    await writeFile(entryPath(root, digest), gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: other })));
+    await writeFile(entryPath(root, digest), JSON.stringify({ parser: PARSER_VERSION, digest, facts: other }));
     expect(await artifactCache(root).facts(digest, text)).toEqual(other);
   });
 
   it('ignores and rewrites an entry that is corrupt, of other bytes, or not facts', async () => {
     const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
     const corrupt = [
-      Buffer.from('not gzip'),
-      gzipSync('{"parser":1,'),
-      gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') })),
-      gzipSync(JSON.stringify({ parser: PARSER_VERSION + 1, digest, facts: expected })),
-      gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: { ...expected, tasks: 'none' } })),
+      Buffer.from('not JSON'),
+      `{"parser":${PARSER_VERSION},`,
+      JSON.stringify({ parser: PARSER_VERSION, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') }),
+      JSON.stringify({ parser: PARSER_VERSION + 1, digest, facts: expected }),
+      JSON.stringify({ parser: PARSER_VERSION, digest, facts: { ...expected, tasks: 'none' } }),
     ];
     for (const bytes of corrupt) {
       await writeFile(path, bytes);
       expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
-      expect(JSON.parse(gunzipSync(await readFile(path)).toString('utf8'))).toEqual({ parser: PARSER_VERSION, digest, facts: JSON.parse(JSON.stringify(expected)) });
+      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ parser: PARSER_VERSION, digest, facts: JSON.parse(JSON.stringify(expected)) });
     }
   });
 
@@ -83,8 +82,8 @@ describe('the artifact cache', () => {
     expect(spawnSync('mkfifo', [path]).status).toBe(0);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // A link to facts elsewhere is not followed.
-    const elsewhere = join(root, 'forged.json.gz');
-    await writeFile(elsewhere, gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') })));
+    const elsewhere = join(root, 'forged.json');
+    await writeFile(elsewhere, JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') }));
     await rm(path);
     await symlink(elsewhere, path);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
@@ -100,10 +99,10 @@ describe('the artifact cache', () => {
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
     const root = await tempDir();
     const cache = artifactCache(root);
-    // Incompressible tasks (each also a statement: about 80 KB of facts compressed), every digest in the same bucket.
+    // Random tasks (each also a statement: about 130 KB of facts), every digest in the same bucket.
     const digests: string[] = [];
     for (let i = 0; i < 30; i += 1) {
-      const text = `# T\n\n${Array.from({ length: 700 }, () => `- [ ] ${createHash('sha256').update(`${i}-${Math.random()}`).digest('base64')}`).join('\n')}\n`;
+      const text = `# T\n\n${Array.from({ length: 400 }, () => `- [ ] ${createHash('sha256').update(`${i}-${Math.random()}`).digest('base64')}`).join('\n')}\n`;
       const digest = `ab${digestOf(text).slice(2)}`;
       digests.push(digest);
       await cache.facts(digest, text);
@@ -113,8 +112,8 @@ describe('the artifact cache', () => {
     const sizes = await Promise.all(names.map(async (name) => (await stat(join(bucket, name))).size));
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1024 * 1024);
     expect(names.length).toBeLessThan(30);
-    expect(names).toContain(`${digests[29]}.v${PARSER_VERSION}.json.gz`);
-    expect(names).not.toContain(`${digests[0]}.v${PARSER_VERSION}.json.gz`);
+    expect(names).toContain(`${digests[29]}.v${PARSER_VERSION}.json`);
+    expect(names).not.toContain(`${digests[0]}.v${PARSER_VERSION}.json`);
   });
 });
 

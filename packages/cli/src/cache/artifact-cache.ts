@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR, localDir } from '../state/local-state.js';
 import type { ArtifactCache, Repo } from '../workspace/repo.js';
@@ -11,11 +10,12 @@ import type { ArtifactCache, Repo } from '../workspace/repo.js';
 export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
 
 // Entries sit in 256 buckets named by the digest's first two hex digits. A bucket keeps at most
-// this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB, and a
-// 10,000-item repository (compressed entries are about a quarter of the Markdown) fits in 60 MB.
+// this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB. Entries
+// are plain JSON, about 2.4 times the Markdown they describe: reading them is what a warm run
+// does, and inflating them cost more than their size saved (decision 064).
 const BUCKET_BYTES = 1024 * 1024;
-// Facts larger than this (a huge artifact) are read afresh every time rather than kept.
-const ENTRY_BYTES = 128 * 1024;
+// Facts larger than this (an artifact over about 100 KB) are read afresh every time rather than kept.
+const ENTRY_BYTES = 256 * 1024;
 
 /**
  * The content-addressed cache of artifact facts in `.the-loop/local/cache/artifacts/`: keyed by
@@ -30,9 +30,9 @@ export function artifactCache(root: string): ArtifactCache {
   let ready: Promise<unknown> | undefined;
   return {
     async facts(digest, text) {
-      const name = `${digest}.v${PARSER_VERSION}.json.gz`;
+      const name = `${digest}.v${PARSER_VERSION}.json`;
       const bucket = digest.slice(0, 2);
-      const cached = await readEntry(join(dir, bucket, name), digest);
+      const cached = readEntry(join(dir, bucket, name), digest);
       if (cached) return cached;
       const facts = extractFacts(text);
       const json = factsToJson(facts);
@@ -52,20 +52,26 @@ function entryOf(digest: string, json: string): string {
   return `{"parser":${PARSER_VERSION},"digest":"${digest}","facts":${json}}`;
 }
 
-async function readEntry(path: string, digest: string): Promise<ArtifactFacts | undefined> {
+// Read synchronously: an entry is a small file in the page cache, and a warm report reads one
+// per artifact, where each asynchronous open, stat, read and close is a round trip of its own.
+function readEntry(path: string, digest: string): ArtifactFacts | undefined {
   // The directory is the repository's, so hostile: no symbolic link is followed, a FIFO does not
   // block the open, and only a regular file of an entry's size is read.
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return undefined;
+  let fd: number;
   try {
-    const info = await handle.stat();
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
     if (!info.isFile() || info.size > ENTRY_BYTES) return undefined;
-    const entry = JSON.parse(gunzipSync(await handle.readFile()).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
+    const entry = JSON.parse(readFileSync(fd, 'utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
     return entry.parser === PARSER_VERSION && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -76,7 +82,7 @@ interface Bucket {
 }
 
 async function writeEntry(dir: string, bucketName: string, name: string, entry: string, buckets: Map<string, Promise<Bucket>>): Promise<void> {
-  const data = gzipSync(entry, { level: 1 });
+  const data = Buffer.from(entry, 'utf8');
   if (data.length > ENTRY_BYTES) return;
   let opened = buckets.get(bucketName);
   if (!opened) {
@@ -100,7 +106,7 @@ async function writeEntry(dir: string, bucketName: string, name: string, entry: 
 
 // What the cache writes: entries, and the temporary files they are written through. Nothing
 // else in a bucket is counted or ever removed.
-const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json\.gz|\.[0-9a-f]{64}\.v\d+\.json\.gz\.\d+\.[0-9a-f]+\.tmp)$/;
+const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
 
 async function openBucket(dir: string): Promise<Bucket> {
   await mkdir(dir, { recursive: true });

@@ -1,7 +1,62 @@
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { RULE_IDS } from '../diagnostic.js';
 import { factsFromJson, factsToJson } from './facts-json.js';
 import { extractFacts } from './parse-artifact.js';
+
+// The shape of ArtifactFacts written as JSON (absent values are absent keys), as valibot states
+// it: the oracle the hand-written check in facts-json.ts must agree with.
+const count = v.pipe(v.number(), v.integer(), v.minValue(1));
+const position = v.strictObject({ line: count, column: count });
+const FactsSchema = v.strictObject({
+  lineCount: count,
+  empty: v.boolean(),
+  frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions: v.record(v.string(), position), position, yaml: v.string(), firstLine: count })),
+  sections: v.array(
+    v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(v.strictObject({ term: v.string(), position })) }),
+  ),
+  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), position })),
+  tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
+  statements: v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position })),
+  diagnostics: v.array(
+    v.strictObject({
+      ruleId: v.picklist(RULE_IDS),
+      severity: v.picklist(['error', 'warning']),
+      message: v.string(),
+      file: v.string(),
+      line: v.optional(count),
+      column: v.optional(count),
+      node: v.optional(v.string()),
+      expected: v.optional(v.string()),
+      actual: v.optional(v.string()),
+      fix: v.optional(v.string()),
+      url: v.string(),
+    }),
+  ),
+});
+
+/** Every place in a JSON value, as a path of keys and indexes. */
+function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return [path, ...value.flatMap((item, index) => pathsOf(item, [...path, index]))];
+  if (value !== null && typeof value === 'object') return [path, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...path, key]))];
+  return [path];
+}
+
+/** A copy of `value` with the place at `path` replaced, removed (`undefined`), or given a new key. */
+function changed(value: unknown, path: readonly (string | number)[], replacement: unknown, extraKey: string | undefined): unknown {
+  if (path.length === 0) {
+    if (extraKey !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) return { ...value, [extraKey]: replacement };
+    return replacement;
+  }
+  const [head, ...rest] = path as [string | number, ...(string | number)[]];
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  const next = changed(copy[head], rest, replacement, extraKey);
+  if (next !== undefined) copy[head] = next;
+  else if (Array.isArray(copy)) copy.splice(head as number, 1);
+  else delete copy[head];
+  return copy;
+}
 
 const markdownish = fc
   .array(fc.constantFrom('---', 'status: draft', 'n: 3', '# T', '## Security design', '- [ ] a', '- [x] b', '* [~] c', '| a | b |', '|---|---|', '| 1 | 2 |', '- **Term**: x', 'text', '', 'key: [', '<!-- c -->'), { maxLength: 20 })
@@ -17,6 +72,19 @@ describe('facts as JSON', () => {
         expect(factsFromJson(JSON.parse(json as string))).toEqual(facts);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('agrees with the schema on facts changed anywhere: a value replaced or removed, a key added', () => {
+    const replacement = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constantFrom(0, 1, 7, -1, 1.5, '', 'error', 'tasks-incomplete', [], {}));
+    fc.assert(
+      fc.property(markdownish, fc.nat(), replacement, fc.option(fc.constantFrom('extra', 'line', 'position', '__proto__', 'lead')), (text, at, value, extraKey) => {
+        const facts = JSON.parse(factsToJson(extractFacts(text)) as string) as unknown;
+        const paths = pathsOf(facts);
+        const bad = changed(facts, paths[at % paths.length] as (string | number)[], value, extraKey ?? undefined);
+        expect(factsFromJson(bad) !== undefined).toBe(v.is(FactsSchema, bad));
+      }),
+      { numRuns: 500 },
     );
   });
 

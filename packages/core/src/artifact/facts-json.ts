@@ -1,59 +1,70 @@
-import * as v from 'valibot';
 import { RULE_IDS } from '../diagnostic.js';
 import type { ArtifactFacts } from './types.js';
 
-const count = v.pipe(v.number(), v.integer(), v.minValue(1));
-const position = v.strictObject({ line: count, column: count });
+// The shape of facts read back from a cache entry, checked by hand: this runs for every cached
+// artifact on every warm run, and valibot took ten times as long (decision 064). The valibot
+// schema it must agree with is the test's oracle (facts-json.test.ts).
+type Check = (value: unknown) => boolean;
 
-const DiagnosticSchema = v.strictObject({
-  ruleId: v.picklist(RULE_IDS),
-  severity: v.picklist(['error', 'warning']),
-  message: v.string(),
-  file: v.string(),
-  line: v.optional(count),
-  column: v.optional(count),
-  node: v.optional(v.string()),
-  expected: v.optional(v.string()),
-  actual: v.optional(v.string()),
-  fix: v.optional(v.string()),
-  url: v.string(),
+const string: Check = (value) => typeof value === 'string';
+const boolean: Check = (value) => typeof value === 'boolean';
+const integer =
+  (min: number, max = Number.POSITIVE_INFINITY): Check =>
+  (value) =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || check(value);
+const oneOf = (values: readonly string[]): Check => {
+  const known = new Set(values);
+  return (value) => typeof value === 'string' && known.has(value);
+};
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const array =
+  (item: Check): Check =>
+  (value) =>
+    Array.isArray(value) && value.every(item);
+const record =
+  (entry: Check): Check =>
+  (value) =>
+    isObject(value) && Object.values(value).every(entry);
+/** An object with these keys and no others (an optional key may be absent). */
+const exactly = (shape: Readonly<Record<string, Check>>): Check => {
+  const keys = Object.keys(shape);
+  return (value) => {
+    if (!isObject(value)) return false;
+    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return false;
+    return keys.every((key) => (shape[key] as Check)(value[key]));
+  };
+};
+
+const count = integer(1);
+const position = exactly({ line: count, column: count });
+
+const diagnostic = exactly({
+  ruleId: oneOf(RULE_IDS),
+  severity: oneOf(['error', 'warning']),
+  message: string,
+  file: string,
+  line: optional(count),
+  column: optional(count),
+  node: optional(string),
+  expected: optional(string),
+  actual: optional(string),
+  fix: optional(string),
+  url: string,
 });
 
-/** The shape of {@link ArtifactFacts} once written as JSON (absent values are absent keys). */
-const ArtifactFactsSchema = v.strictObject({
+const isFacts = exactly({
   lineCount: count,
-  empty: v.boolean(),
-  frontMatter: v.optional(
-    v.strictObject({ data: v.record(v.string(), v.unknown()), positions: v.record(v.string(), position), position, yaml: v.string(), firstLine: count }),
-  ),
-  sections: v.array(
-    v.strictObject({
-      title: v.string(),
-      depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)),
-      position,
-      empty: v.boolean(),
-      items: v.array(v.strictObject({ term: v.string(), position })),
-    }),
-  ),
-  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), position })),
-  tables: v.array(
-    v.strictObject({
-      section: v.optional(v.string()),
-      header: v.array(v.string()),
-      rows: v.array(v.strictObject({ cells: v.array(v.string()), position })),
-      position,
-    }),
-  ),
-  statements: v.array(
-    v.strictObject({
-      text: v.string(),
-      lead: v.optional(v.string()),
-      section: v.optional(v.string()),
-      listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)),
-      position,
-    }),
-  ),
-  diagnostics: v.array(DiagnosticSchema),
+  empty: boolean,
+  frontMatter: optional(exactly({ data: record(() => true), positions: record(position), position, yaml: string, firstLine: count })),
+  sections: array(exactly({ title: string, depth: integer(1, 6), position, empty: boolean, items: array(exactly({ term: string, position })) })),
+  tasks: array(exactly({ text: string, done: boolean, marker: string, position })),
+  tables: array(exactly({ section: optional(string), header: array(string), rows: array(exactly({ cells: array(string), position })), position })),
+  statements: array(exactly({ text: string, lead: optional(string), section: optional(string), listDepth: integer(0), position })),
+  diagnostics: array(diagnostic),
 });
 
 /**
@@ -66,7 +77,7 @@ export function factsToJson(facts: ArtifactFacts): string | undefined {
 
 /** Facts read back from parsed JSON, or undefined when the value is not facts of this shape. */
 export function factsFromJson(value: unknown): ArtifactFacts | undefined {
-  return v.is(ArtifactFactsSchema, value) ? (value as ArtifactFacts) : undefined;
+  return isFacts(value) ? (value as ArtifactFacts) : undefined;
 }
 
 function survivesJson(value: unknown): boolean {
