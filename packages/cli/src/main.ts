@@ -92,7 +92,10 @@ function processEnv(): CommandEnv {
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Opened when a command reads it (a hook): opening it costs every other run start-up time.
+    get stdin() {
+      return process.stdin;
+    },
     now: () => new Date(),
     adapters: BUILT_IN_ADAPTERS,
   };

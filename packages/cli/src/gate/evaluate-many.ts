@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
@@ -28,6 +27,8 @@ export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl
 
 function runWorker(url: URL, root: string, ids: readonly string[], cache: boolean): Promise<ReportInput[]> {
   return new Promise((resolve, reject) => {
+    // Loaded only when workers start: a small report never pays for it.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(url, { workerData: { root, ids, cache } });
     const results: ReportInput[] = [];
     worker.on('message', (batch: { results: ReportInput[]; done: boolean }) => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type { spawn as Spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { notStarted, type ProcessRequest, type ProcessResult } from '@the-loop/core';
 import { findExecutable } from './find-executable.js';
@@ -19,6 +19,8 @@ const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
 // Node fires a longer timer at once (after a warning); 24.8 days is "no practical limit".
 const MAX_TIMER_MS = 2 ** 31 - 1;
+// Loaded when the first process starts: most runs of a hook start none, and it costs start-up time.
+let spawn: typeof Spawn | undefined;
 
 /**
  * The one process runner: every child process the-loop starts goes through it. It runs an
@@ -59,6 +61,7 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
 
     let child;
     try {
+      spawn ??= process.getBuiltinModule('node:child_process').spawn;
       child = spawn(request.command, [...request.args], {
         cwd: request.cwd,
         env: definedEnv(request.env),
