@@ -16,29 +16,34 @@ export interface RepositoryFiles {
 }
 
 /**
- * Read the project's files from git: the index gives the object id of every tracked file in
- * one call; only files that differ from the index (edited, untracked, in conflict) are read and
- * hashed here, as git would hash them. Three git calls, side by side: judging evidence on every
- * hook turn stays cheap. Symbolic links are hashed by their target text and never followed; a
- * FIFO or device is named by its kind and never opened. A directory that is not in a git
- * repository is a usage error.
+ * Read the project's files from git: one `ls-files` call gives the object id of every tracked
+ * file from the index, tags the files that differ from it (edited, deleted, in conflict), and
+ * lists the untracked files git does not ignore; only those are read and hashed here, as git
+ * would hash them. One git process: judging evidence on every hook turn stays cheap. Symbolic
+ * links are hashed by their target text and never followed; a FIFO or device is named by its
+ * kind and never opened. A directory that is not in a git repository is a usage error.
  */
 export async function readRepositoryFiles(root: string): Promise<RepositoryFiles> {
-  const [index, untrackedOut, edited] = await Promise.all([
-    gitOrNotARepository(root, ['ls-files', '-s', '-z']),
-    gitOrNotARepository(root, ['ls-files', '-z', '--others', '--exclude-standard']),
-    gitOrNotARepository(root, ['diff-files', '--name-only', '-z', '--relative', '--ignore-submodules=none']),
-  ]);
+  // `-t` tags each line: `H` a cached file, `C` one that differs from the index (listed again,
+  // by `-m`), `M` a conflict stage, `?` an untracked file (by `-o`, which `-s` does not change).
+  const listing = await gitOrNotARepository(root, ['ls-files', '-z', '-t', '-s', '-m', '-o', '--exclude-standard']);
   const files = new Map<string, string>();
-  const untracked = new Set(splitZ(untrackedOut));
-  const reread = new Set<string>([...splitZ(edited), ...untracked]);
+  const untracked = new Set<string>();
+  const reread = new Set<string>();
   let idLength = 0;
-  for (const entry of splitZ(index)) {
+  for (const entry of splitZ(listing)) {
+    const tag = entry.slice(0, 1);
+    if (tag === '?') {
+      const path = entry.slice(2);
+      untracked.add(path);
+      reread.add(path);
+      continue;
+    }
     const tab = entry.indexOf('\t');
-    const [, id, stage] = entry.slice(0, tab).split(' ');
+    const [, , id, stage] = entry.slice(0, tab).split(' ');
     const path = entry.slice(tab + 1);
     if (id) idLength = id.length;
-    if (stage !== '0') reread.add(path);
+    if (stage !== '0' || tag === 'C') reread.add(path);
     else if (id) files.set(path, id);
   }
   // The ids in the index say which hash the repository uses; an empty index has to ask.
