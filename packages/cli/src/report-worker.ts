@@ -1,33 +1,30 @@
-// Worker thread for `report` over many work items: evaluates its share of the ids and posts the
-// results back. Each worker opens the repository itself, so only ids and results cross threads.
+// Worker thread for `report` over many work items: evaluates the chunks of ids it is given, in
+// order, writing their items to each chunk's file and posting back only the totals. Each worker
+// opens the repository itself, so only ids, file names and totals cross threads.
 import { parentPort, workerData } from 'node:worker_threads';
-import { toReportInput, type ReportInput } from '@the-loop/core';
 import { artifactCache } from './cache/artifact-cache.js';
-import { evaluateFromDisk } from './gate/evaluate.js';
+import { evaluateChunk, type ChunkTask } from './gate/evaluate-many.js';
 import { openRepo } from './workspace/repo.js';
 
-interface Task {
+interface Setup {
   readonly root: string;
-  readonly ids: readonly string[];
   /** Whether the report reads through the artifact cache. */
   readonly cache: boolean;
 }
 
-// Results go back a batch at a time, so a worker never holds its whole share.
-const BATCH = 200;
-
-async function evaluateShare(task: Task): Promise<void> {
-  const opened = await openRepo(task.root, undefined);
-  const repo = task.cache ? { ...opened, cache: artifactCache(task.root) } : opened;
-  let results: ReportInput[] = [];
-  for (const id of task.ids) {
-    results.push(toReportInput(await evaluateFromDisk(repo, id)));
-    if (results.length === BATCH) {
-      parentPort?.postMessage({ results, done: false });
-      results = [];
+async function serve(setup: Setup): Promise<void> {
+  const opened = await openRepo(setup.root, undefined);
+  const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root) } : opened;
+  const port = parentPort;
+  if (!port) return;
+  port.on('message', (task: ChunkTask | { done: true }) => {
+    if ('done' in task) {
+      port.close();
+      return;
     }
-  }
-  parentPort?.postMessage({ results, done: true });
+    void evaluateChunk(repo, task).then((totals) => port.postMessage({ chunk: task.chunk, totals }));
+  });
+  port.postMessage({ ready: true });
 }
 
-void evaluateShare(workerData as Task);
+void serve(workerData as Setup);

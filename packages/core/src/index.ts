@@ -26,8 +26,8 @@ export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-wor
 export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
-export { buildReport, toReportInput } from './report/build-report.js';
-export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/build-report.js';
+export { buildReport, countItem, emptyTotals, mergeTotals, toReportInput } from './report/build-report.js';
+export type { ArtifactCount, Report, ReportInput, ReportItem, ReportTotals } from './report/build-report.js';
 
 export { CONFIG_FILES, DEFAULT_SPEC_DIR, WorkflowSchema, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
 export type { ConfigResult, HarnessConfig } from './config/harness-config.js';

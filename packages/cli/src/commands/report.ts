@@ -1,15 +1,16 @@
-import { buildReport, type Report } from '@the-loop/core';
+import type { ReportItem } from '@the-loop/core';
 import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
-import { evaluateMany } from '../gate/evaluate-many.js';
-import { artifactNames, specRootWorkItems } from '../workspace/read-work-item.js';
+import { evaluateForReport, type SpooledReport } from '../gate/evaluate-many.js';
+import { specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
+import { withScratchDir } from '../workspace/scratch.js';
 import { oneOf, parseOptions, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty] [--no-cache]
@@ -37,32 +38,54 @@ export const command: Command = {
     const format = oneOf(values.format, FORMATS, 'table', '--format');
     const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
-    const results = await evaluateMany(repo, ids, workerEntry());
-    const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
-    if (format === 'json') await writeReportJson(env.stdout, report);
-    else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
-    else env.stdout.write(renderTable(report, colorsFor(env.stdout, env.env)));
-    return report.ok ? 0 : 1;
+    return withScratchDir('report', async (spool) => {
+      const report = await evaluateForReport(repo, ids, workerEntry(), spool);
+      const renderer = format === 'json' ? jsonReport : format === 'markdown' ? markdownReport : tableReport(colorsFor(env.stdout, env.env));
+      await writeReport(env.stdout, report, renderer);
+      return report.totals.ok ? 0 : 1;
+    });
   },
 };
 
-// The same text as JSON.stringify(report, null, 2), written an item at a time so a report over
-// thousands of work items never holds the whole document in one string, nor in the stream's
-// buffer: a slow reader (a pipe) is waited for.
-async function writeReportJson(out: NodeJS.WritableStream, report: Report): Promise<void> {
-  const { items, ...head } = report;
-  const opening = JSON.stringify({ ...head, items: [] }, null, 2);
-  if (items.length === 0) {
-    out.write(`${opening}\n`);
-    return;
-  }
-  out.write(`${opening.slice(0, opening.lastIndexOf('[]'))}[\n`);
-  for (const [index, item] of items.entries()) {
-    const text = JSON.stringify(item, null, 2).replace(/^/gm, '    ');
-    if (!out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`)) await new Promise((resolve) => out.once('drain', resolve));
-  }
-  out.write('  ]\n}\n');
+/** A format, as the text before the items, each item's text, and the text after them. */
+interface Renderer {
+  head(report: SpooledReport): string;
+  item(item: ReportItem, index: number, count: number): string;
+  tail(report: SpooledReport): string;
 }
+
+// The report is written an item at a time, read back from the spool, so a report over any
+// number of work items never holds them all, in memory or in the stream's buffer: a slow reader
+// (a pipe) is waited for.
+async function writeReport(out: NodeJS.WritableStream, report: SpooledReport, renderer: Renderer): Promise<void> {
+  const write = async (text: string): Promise<void> => {
+    if (text !== '' && !out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+  };
+  await write(renderer.head(report));
+  let index = 0;
+  for (const file of report.files) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      await write(renderer.item(JSON.parse(line) as ReportItem, index, report.totals.workItems));
+      index += 1;
+    }
+  }
+  await write(renderer.tail(report));
+}
+
+// The same text as JSON.stringify(report, null, 2).
+const jsonReport: Renderer = {
+  head({ totals }) {
+    const opening = JSON.stringify({ ...totals, items: [] }, null, 2);
+    return totals.workItems === 0 ? opening : `${opening.slice(0, opening.lastIndexOf('[]'))}[\n`;
+  },
+  item(item, index, count) {
+    return `${JSON.stringify(item, null, 2).replace(/^/gm, '    ')}${index < count - 1 ? ',' : ''}\n`;
+  },
+  tail({ totals }) {
+    return totals.workItems === 0 ? '\n' : '  ]\n}\n';
+  },
+};
 
 // The bundled worker sits beside the bundle; from source, report runs on one thread.
 function workerEntry(): URL | undefined {
@@ -71,38 +94,46 @@ function workerEntry(): URL | undefined {
   return file && existsSync(file) ? pathToFileURL(file) : undefined;
 }
 
-function renderTable(report: Report, c: Colors): string {
-  const out: string[] = [];
-  const complete = report.items.filter((i) => i.ok).length;
-  out.push(c.bold(`Drift report for ${report.specRoot}: ${report.workItems} work items, ${complete} complete`), '');
-  out.push(c.bold('Artifacts'));
-  out.push(
-    ...columns([
-      ['  file', 'present', 'by status'],
-      ...Object.entries(report.artifacts).map(([name, count]) => [`  ${name}`, `${count.present} of ${report.workItems}`, statusList(count.status)]),
-    ]),
-  );
-  out.push('', c.bold('Execution-log phases'), `  ${statusList(report.executionLogPhases) || 'none'}`);
-  out.push('', c.bold('Current node (derived from the artifacts)'), `  ${statusList(report.currentNodes)}`);
-  out.push('', c.bold('Findings by rule'), `  ${statusList(report.findingsByRule) || 'none'}`);
-  for (const item of report.items) {
-    if (item.findings.length === 0) continue;
-    out.push('', `${c.bold(item.workItem)}  ${item.ok ? c.green('ok') : c.red('unmet')}  at ${item.currentNode ?? 'done'}  (${item.findings.length} finding${item.findings.length === 1 ? '' : 's'})`);
-    out.push(...item.findings.slice(0, FINDINGS_PER_ITEM).map((d) => formatFinding(d, c, '  ').split('\n')[0] as string));
-    if (item.findings.length > FINDINGS_PER_ITEM) out.push(c.dim(`  … ${item.findings.length - FINDINGS_PER_ITEM} more: the-loop check ${item.workItem}`));
-  }
-  return `${out.join('\n')}\n`;
+function tableReport(c: Colors): Renderer {
+  return {
+    head({ totals, complete }) {
+      const out: string[] = [];
+      out.push(c.bold(`Drift report for ${totals.specRoot}: ${totals.workItems} work items, ${complete} complete`), '');
+      out.push(c.bold('Artifacts'));
+      out.push(
+        ...columns([
+          ['  file', 'present', 'by status'],
+          ...Object.entries(totals.artifacts).map(([name, count]) => [`  ${name}`, `${count.present} of ${totals.workItems}`, statusList(count.status)]),
+        ]),
+      );
+      out.push('', c.bold('Execution-log phases'), `  ${statusList(totals.executionLogPhases) || 'none'}`);
+      out.push('', c.bold('Current node (derived from the artifacts)'), `  ${statusList(totals.currentNodes)}`);
+      out.push('', c.bold('Findings by rule'), `  ${statusList(totals.findingsByRule) || 'none'}`);
+      return out.join('\n');
+    },
+    item(item) {
+      if (item.findings.length === 0) return '';
+      const out = [`\n\n${c.bold(item.workItem)}  ${item.ok ? c.green('ok') : c.red('unmet')}  at ${item.currentNode ?? 'done'}  (${item.findings.length} finding${item.findings.length === 1 ? '' : 's'})`];
+      out.push(...item.findings.slice(0, FINDINGS_PER_ITEM).map((d) => `\n${formatFinding(d, c, '  ').split('\n')[0] as string}`));
+      if (item.findings.length > FINDINGS_PER_ITEM) out.push(`\n${c.dim(`  … ${item.findings.length - FINDINGS_PER_ITEM} more: the-loop check ${item.workItem}`)}`);
+      return out.join('');
+    },
+    tail: () => '\n',
+  };
 }
 
-function renderMarkdown(report: Report): string {
-  const out = [`## the-loop drift report: ${report.specRoot}`, '', `${report.workItems} work items, ${report.items.filter((i) => i.ok).length} complete.`, ''];
-  out.push('| artifact | present | by status |', '|---|---|---|');
-  for (const [name, count] of Object.entries(report.artifacts)) out.push(`| \`${name}\` | ${count.present} of ${report.workItems} | ${statusList(count.status)} |`);
-  out.push('', `**Execution-log phases:** ${statusList(report.executionLogPhases) || 'none'}`, '');
-  out.push('| work item | current node | findings |', '|---|---|---|');
-  for (const item of report.items) out.push(`| ${item.workItem} | ${item.currentNode ?? 'done'} | ${item.findings.length} |`);
-  return `${out.join('\n')}\n`;
-}
+const markdownReport: Renderer = {
+  head({ totals, complete }) {
+    const out = [`## the-loop drift report: ${totals.specRoot}`, '', `${totals.workItems} work items, ${complete} complete.`, ''];
+    out.push('| artifact | present | by status |', '|---|---|---|');
+    for (const [name, count] of Object.entries(totals.artifacts)) out.push(`| \`${name}\` | ${count.present} of ${totals.workItems} | ${statusList(count.status)} |`);
+    out.push('', `**Execution-log phases:** ${statusList(totals.executionLogPhases) || 'none'}`, '');
+    out.push('| work item | current node | findings |', '|---|---|---|');
+    return `${out.join('\n')}\n`;
+  },
+  item: (item) => `| ${item.workItem} | ${item.currentNode ?? 'done'} | ${item.findings.length} |\n`,
+  tail: () => '',
+};
 
 function statusList(counts: Readonly<Record<string, number>>): string {
   return Object.entries(counts)
