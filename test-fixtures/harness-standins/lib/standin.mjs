@@ -12,6 +12,7 @@
 //                         partial-then-hang | prose | invalid-utf8 | odd-usage
 //   STANDIN_REFUSE_MODEL  a model name this harness refuses (is_error result, exit 1)
 //   STANDIN_PIDFILE       where hang-grandchild writes the grandchild's pid
+//   STANDIN_READY         a file partial-then-hang creates once its partial output is written
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -162,6 +163,7 @@ export function main(harness) {
       return;
     case 'partial-then-hang':
       process.stdout.write('partial review: finding 1 is');
+      if (process.env.STANDIN_READY) writeFileSync(process.env.STANDIN_READY, '');
       setInterval(() => undefined, 1000);
       return;
     case 'hang':

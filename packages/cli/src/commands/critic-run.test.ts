@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
@@ -21,6 +21,27 @@ function env(root: string, more: Record<string, string> = {}): Record<string, st
 const claudeCritic = (model = 'opus') => `    - name: claude-critic\n      harness: claude\n      model: ${model}\n`;
 const cursorCritic = (model = 'gpt-5') => `    - name: cursor-critic\n      harness: cursor\n      model: ${model}\n`;
 const commandCritic = (args: string, more = '') => `    - name: script\n      command: ${RECORD_ARGS}\n      args: ${args}\n${more}`;
+
+/**
+ * Run `start` with the round's clock stopped until the stand-in reports, by creating `file`,
+ * that it got where the test needs it; then move the clock past `timeoutMs` and the kill's
+ * grace period. However slowly a loaded machine starts the stand-in, the timeout cannot come
+ * first.
+ */
+async function withClockAfter<T>(file: string, timeoutMs: number, start: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const running = start();
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => existsSync(file) && (clearInterval(poll), resolve()), 10);
+    });
+    await vi.advanceTimersByTimeAsync(timeoutMs);
+    await vi.advanceTimersByTimeAsync(2000);
+    return await running;
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 function envelopeOf(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -276,9 +297,10 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
 
   it('times out a hung critic with --timeout, keeps its partial output, and fails the round (exit 1)', async () => {
     const root = await project(claudeCritic() + '      timeoutSeconds: 600\n      outputFormat: text\n');
-    const started = Date.now();
-    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'partial-then-hang' }) });
-    expect(Date.now() - started).toBeLessThan(15_000);
+    const ready = join(root, 'ready');
+    const result = await withClockAfter(ready, 1000, () =>
+      runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'partial-then-hang', STANDIN_READY: ready }) }),
+    );
     expect(result.code).toBe(1);
     const envelope = envelopeOf(result.stdout);
     expect(envelope).toMatchObject({ ok: false, reason: 'timeout', output: 'partial review: finding 1 is' });
@@ -295,12 +317,14 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
   it('kills the whole process group on timeout: a grandchild that ignores SIGTERM is gone afterwards', async () => {
     const root = await project(claudeCritic());
     const pidFile = join(root, 'grandchild.pid');
-    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang-grandchild', STANDIN_PIDFILE: pidFile }) });
+    const result = await withClockAfter(pidFile, 1000, () =>
+      runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang-grandchild', STANDIN_PIDFILE: pidFile }) }),
+    );
     expect(result.code).toBe(1);
     const pid = Number(await readFile(pidFile, 'utf8'));
     expect(pid).toBeGreaterThan(0);
     // SIGKILL is delivered at once, but a loaded machine may take a moment to tear the process down.
-    await expect.poll(() => isAlive(pid), { timeout: 3000, interval: 50 }).toBe(false);
+    await expect.poll(() => isAlive(pid), { timeout: 10_000, interval: 50 }).toBe(false);
   });
 
   it('closes stdin of a command critic, so a critic that reads stdin does not hang', async () => {
@@ -511,8 +535,8 @@ describe('Running a round: nothing outlives the CLI', () => {
     const closed = new Promise((r) => cli.on('close', (_code, signal) => r(signal)));
     cli.kill('SIGINT');
     expect(await closed).toBe('SIGINT');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(isAlive(pid)).toBe(false);
+    // The CLI killed the group before it died; a loaded machine may take a moment to tear it down.
+    await expect.poll(() => isAlive(pid), { timeout: 10_000, interval: 50 }).toBe(false);
   });
 
   it('refuses a --spec-dir outside the project', async () => {

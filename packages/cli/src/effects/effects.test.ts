@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isAlive } from '../test-support/cli-harness.js';
 import { makeRepo, runWithoutTokens, writeExecutable } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
@@ -163,15 +165,30 @@ describe('notification effects', () => {
   it('fail a notification command that outlives its timeout, and kill what it started with it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'the-loop-notify-'));
     const script = join(dir, 'hang.cjs');
-    const late = join(dir, 'late.txt');
-    // The command starts a helper that would write a file after 3 s, then never exits itself.
-    const helper = `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(late)}, 'too late'), 3000)`;
-    await writeFile(script, `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(helper)}], { stdio: 'ignore' }); setInterval(() => {}, 1000);`);
+    const started = join(dir, 'helper.pid');
+    // The command starts a helper that would run for a minute, says so, then never exits itself.
+    await writeFile(
+      script,
+      `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(started)}, String(helper.pid)); setInterval(() => {}, 1000);`,
+    );
     const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}]\n  timeoutSeconds: 1\n` });
-    const result = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    // The command's clock moves only once it has started its helper: the timeout cannot come first.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let result;
+    try {
+      const running = runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => existsSync(started) && (clearInterval(poll), resolve()), 10);
+      });
+      await vi.advanceTimersByTimeAsync(1000);
+      await vi.advanceTimersByTimeAsync(2000);
+      result = await running;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(result.code).toBe(1);
     expect(result.json<{ effects: Report[] }>().effects.find((e) => e.kind === 'notify')).toMatchObject({ status: 'failed', detail: expect.stringContaining('timed out after 1 s') });
-    await new Promise((resolve) => setTimeout(resolve, 3500));
-    await expect(readFile(late, 'utf8')).rejects.toThrow();
-  }, 20_000);
+    const pid = Number(await readFile(started, 'utf8'));
+    await expect.poll(() => isAlive(pid), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
 });

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { runFailure } from '@the-loop/core';
 import { runProcess } from './run-process.js';
 
@@ -34,8 +38,24 @@ describe('runProcess', () => {
   });
 
   it('kills the process group at the timeout and keeps the output so far', async () => {
-    const outcome = await runProcess({ command: node, args: ['-e', 'process.on("SIGTERM",()=>{});process.stdout.write("half");setInterval(()=>{},1000)'], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 });
-    expect(outcome).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
+    // The runner's clock moves only once the child says it is ready (SIGTERM ignored, "half"
+    // written): however slowly the machine starts Node, the timeout cannot come first.
+    const dir = await mkdtemp(join(tmpdir(), 'the-loop-run-'));
+    const ready = join(dir, 'ready');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const script = `process.on("SIGTERM",()=>{});process.stdout.write("half");require("fs").writeFileSync(${JSON.stringify(ready)},"");setInterval(()=>{},1000)`;
+      const running = runProcess({ command: node, args: ['-e', script], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 });
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => existsSync(ready) && (clearInterval(poll), resolve()), 10);
+      });
+      await vi.advanceTimersByTimeAsync(200);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(await running).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
+    } finally {
+      vi.useRealTimers();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps binary stdout byte for byte, as git cat-file prints it', async () => {

@@ -1,10 +1,10 @@
-// Helpers for tests that run the built `the-loop` binary as a real child process against
-// temporary projects, with the harness stand-ins on PATH.
+// Helpers for tests that run `the-loop` (in process; the stand-ins it starts are real child
+// processes) against temporary projects, with the harness stand-ins on PATH.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeRepo, runBuiltCli, type CliResult } from './cli.js';
+import { makeRepo, runCli, type CliResult } from './cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export { BIN } from './cli.js';
@@ -18,9 +18,9 @@ export type { CliResult } from './cli.js';
 /** A temp directory with the given files (paths relative to it). */
 export const tempProject = (files: Record<string, string> = {}): Promise<string> => makeRepo(files);
 
-/** Run the built CLI. `env` replaces the environment entirely (PATH included): by default only the stand-ins and node. */
+/** Run the CLI (in process). `env` replaces the environment entirely (PATH included): by default only the stand-ins and node. */
 export function runWithStandins(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
-  return runBuiltCli(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
+  return runCli(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
 }
 
 /** One invocation a stand-in recorded. */

@@ -4,6 +4,8 @@ import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
+import { runInProcess } from './in-process.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The built launcher: tests run the product as users do. */
@@ -26,20 +28,31 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
-/** Run the built CLI as a child process (argv list, no shell). */
+/** Run the built CLI as a child process (argv list, no shell): for the tests that must see the product as users start it. */
 export function runBuiltCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
   return runArgv([process.execPath, BIN, ...args], options);
+}
+
+/**
+ * Run the CLI inside the test process, with the environment, stdin and adapters a child process
+ * would get (`timeoutMs` does not apply): the same exit code and output, without a Node start-up.
+ */
+export function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+  return runInProcess(args, { cwd: options.cwd, env: childEnv(options), stdin: options.input ?? '', adapters: BUILT_IN_ADAPTERS });
+}
+
+// Variables a surrounding harness or CI may set must not steer the process under test.
+function childEnv(options: RunOptions): NodeJS.ProcessEnv {
+  const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
+  return options.inherit === false ? { ...options.env } : { ...inherited, NO_COLOR: '1', ...options.env };
 }
 
 /** Run any argv list and collect its output. */
 export function runArgv(argv: readonly string[], options: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = argv;
-    // Variables a surrounding harness or CI may set must not steer the process under test.
-    const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
-    const env = options.inherit === false ? { ...options.env } : { ...inherited, NO_COLOR: '1', ...options.env };
-    const child = spawn(cmd as string, args, { cwd: options.cwd, env, shell: false });
+    const child = spawn(cmd as string, args, { cwd: options.cwd, env: childEnv(options), shell: false });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
