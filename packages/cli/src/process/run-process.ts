@@ -1,5 +1,4 @@
 import type { spawn as Spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { notStarted, type ProcessRequest, type ProcessResult } from '@the-loop/core';
 import { findExecutable } from './find-executable.js';
 
