@@ -27,6 +27,11 @@ export function parseArtifact(path: string, rawText: string): Artifact {
   return artifactFromFacts(path, rawText, extractFacts(rawText));
 }
 
+/** A file's artifact: from the facts read earlier from its bytes (a cache) when it has them, else parsed. */
+export function artifactOf(path: string, source: { readonly text: string; readonly facts?: ArtifactFacts | undefined }): Artifact {
+  return source.facts ? artifactFromFacts(path, source.text, source.facts) : parseArtifact(path, source.text);
+}
+
 /** An artifact from facts read earlier from the same bytes (a cache), bound to its path. */
 export function artifactFromFacts(path: string, rawText: string, facts: ArtifactFacts): Artifact {
   return { ...facts, path, text: withoutBom(rawText), diagnostics: facts.diagnostics.map((d) => ({ ...d, file: path })) };

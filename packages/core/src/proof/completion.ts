@@ -1,4 +1,4 @@
-import { parseArtifact } from '../artifact/parse-artifact.js';
+import { artifactOf } from '../artifact/parse-artifact.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { blockingFindings } from '../gate/blocking.js';
 import { evaluateWorkItem, mainLine, verificationView } from '../gate/evaluate-work-item.js';
@@ -156,7 +156,7 @@ function clarifications(input: WorkItemInput, first: readonly string[]): OpenDec
     const source = input.files.get(name);
     if (!source || !('text' in source)) return [];
     const path = `${input.dir}/${name}`;
-    return parseArtifact(path, source.text)
+    return artifactOf(path, source)
       .statements.filter((statement) => CLARIFICATION.test(statement.text))
       .map((statement) => ({ kind: 'clarification' as const, text: statement.text.replace(/\s+/g, ' '), file: path, line: statement.position.line, blocking: true }));
   });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isPlaceholderText } from '../artifact/content.js';
-import { parseArtifact } from '../artifact/parse-artifact.js';
+import { artifactOf } from '../artifact/parse-artifact.js';
 import type { Artifact } from '../artifact/types.js';
 import type { ArtifactSource } from '../gate/inputs.js';
 import type { Diagnostic, Position } from '../diagnostic.js';
@@ -120,5 +120,5 @@ export function planChecks(config: VerificationConfig, testingPlan: Artifact | u
 /** The plan of a work item from its files as the CLI reads them (testing-plan.md parsed when present and readable). */
 export function planFromFiles(config: VerificationConfig, files: ReadonlyMap<string, ArtifactSource>, dir: string): VerificationPlan {
   const source = files.get(TESTING_PLAN);
-  return planChecks(config, source && 'text' in source ? parseArtifact(`${dir}/${TESTING_PLAN}`, source.text) : undefined);
+  return planChecks(config, source && 'text' in source ? artifactOf(`${dir}/${TESTING_PLAN}`, source) : undefined);
 }
