@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@the-loop/core';
+import { closest, type HarnessAdapter } from '@the-loop/core';
 import { VERSION, type Command, type CommandEnv } from './commands/command.js';
 import { UsageError } from './errors.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
@@ -32,7 +32,7 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     `  hooks install       install the hooks for ${[...harnesses, 'git'].join(', ').replace(/, git$/, ' and git')} (--uninstall removes them)`,
     '  doctor              prove the installed hooks still block known violations',
     '',
-    'Global options: --repo DIR (default: current directory), --format, --help, --version',
+    'Global options: --repo DIR (default: the project the current directory is in), --format, --no-color, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',
     'Run `the-loop <command> --help` for a command\'s options.',
     '',
@@ -46,8 +46,9 @@ export async function main(argv: readonly string[], env: CommandEnv = processEnv
   return code;
 }
 
-export async function runCli(argv: readonly string[], env: CommandEnv): Promise<number> {
-  const [name, ...rest] = argv;
+export async function runCli(argv: readonly string[], given: CommandEnv): Promise<number> {
+  const { args, env } = globalOptions(argv, given);
+  const [name, ...rest] = args;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       env.stdout.write(helpText(env.adapters));
@@ -58,7 +59,10 @@ export async function runCli(argv: readonly string[], env: CommandEnv): Promise<
       return 0;
     }
     const load = COMMANDS[name];
-    if (!load) throw new UsageError(`unknown command "${name}". Run \`the-loop --help\` for the list.`);
+    if (!load) {
+      const guess = closest(name, Object.keys(COMMANDS));
+      throw new UsageError(`unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; run \`the-loop --help\` for the list`);
+    }
     const { command } = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
       env.stdout.write(`${typeof command.usage === 'string' ? command.usage : command.usage(env)}\n`);
@@ -73,6 +77,15 @@ export async function runCli(argv: readonly string[], env: CommandEnv): Promise<
     env.stderr.write(`the-loop: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 2;
   }
+}
+
+// Options every command takes, read before the command's own: `--no-color` is NO_COLOR for this run.
+function globalOptions(argv: readonly string[], env: CommandEnv): { args: string[]; env: CommandEnv } {
+  const end = argv.indexOf('--');
+  const own = end === -1 ? argv : argv.slice(0, end);
+  if (!own.includes('--no-color')) return { args: [...argv], env };
+  const args = [...own.filter((arg) => arg !== '--no-color'), ...(end === -1 ? [] : argv.slice(end))];
+  return { args, env: { ...env, env: { ...env.env, NO_COLOR: '1' } } };
 }
 
 function processEnv(): CommandEnv {

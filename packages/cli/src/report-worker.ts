@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
 import { evaluateFromDisk } from './gate/evaluate.js';
-import { openRepo } from './workspace/repo.js';
+import { loadRepo } from './workspace/repo.js';
 
 interface Task {
   readonly root: string;
@@ -11,7 +11,7 @@ interface Task {
 }
 
 async function evaluateShare(task: Task): Promise<ReportInput[]> {
-  const repo = await openRepo(task.root, undefined);
+  const repo = await loadRepo(task.root);
   const results: ReportInput[] = [];
   for (const id of task.ids) results.push(toReportInput(await evaluateFromDisk(repo, id)));
   return results;

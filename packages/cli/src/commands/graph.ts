@@ -26,7 +26,7 @@ import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../s
 import { sha256 } from '../workspace/digest.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
+import { oneOf, parseOptions, unknownSubcommand, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
 
@@ -50,7 +50,7 @@ export const command: Command = {
   usage: USAGE,
   async run(args, env) {
     const [sub, ...rest] = args;
-    if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`graph needs a subcommand (${SUBCOMMANDS.join(', ')})\n${USAGE}`);
+    if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw unknownSubcommand('graph', sub, SUBCOMMANDS);
     const { values, positionals } = parseOptions(
       rest,
       {

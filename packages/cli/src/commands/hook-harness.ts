@@ -1,5 +1,4 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
 import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { configurationError, UsageError } from '../errors.js';
@@ -8,7 +7,7 @@ import { resolveCurrentWorkItem } from '../gate/current-work-item.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
-import { openRepo, type Repo } from '../workspace/repo.js';
+import { findRepoRoot, loadRepo, type Repo } from '../workspace/repo.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
@@ -60,8 +59,8 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const fromHarness = hooks.projectDirVariable === undefined ? undefined : env.env[hooks.projectDirVariable] || undefined;
   const declared = values.repo ?? fromHarness ?? payload.projectDir ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
-  const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
-  const repo = await openRepo(env.cwd, root);
+  const root = declared === undefined ? await findRepoRoot(resolve(env.cwd, payload.cwd ?? '.')) : resolve(env.cwd, declared);
+  const repo = await loadRepo(root);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);
@@ -93,7 +92,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     if (decision.escalation) {
       const { node, reason } = decision.escalation;
       const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
-      say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
+      say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force ${resolution.id} --to <node> --reason <why>\`.`);
     } else say(decision.why);
     return hooks.stopReply(undefined);
   }
@@ -114,14 +113,6 @@ function contextReply(adapter: HarnessAdapter, event: HookEvent, text: string | 
   if (event.takesContext) return adapter.hooks.contextReply(event.name, text);
   if (text) env.stderr.write(`${text}\n`);
   return adapter.hooks.contextReply(event.name, undefined);
-}
-
-/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
-async function findProjectRoot(start: string): Promise<string> {
-  for (let dir = start; ; dir = dirname(dir)) {
-    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
-    if (dirname(dir) === dir) return start;
-  }
 }
 
 // A write under the spec root is validated at once; anywhere else it passes silently.

@@ -9,7 +9,7 @@ import { materializeCommitPaths } from '../git/commit-tree.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { listWorkItems } from '../workspace/read-work-item.js';
-import { openRepo } from '../workspace/repo.js';
+import { loadRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
 import { runProcess } from '../process/run-process.js';
 import { parseOptions, type CommandEnv } from './command.js';
@@ -53,7 +53,7 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
   return withScratchDir('push', async (temp) => {
     // The gate reads the configuration and the work items as they are in the pushed commit.
     await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
-    const probe = await openRepo(temp, undefined);
+    const probe = await loadRepo(temp);
     const ids = touchedWorkItems(probe.config.specDir, paths);
     await materializeCommitPaths(root, update.localSha, ids.map((id) => `${probe.config.specDir}/${id}`), temp);
     // A push that deletes the whole spec root leaves nothing to check; any other listing error refuses the push.

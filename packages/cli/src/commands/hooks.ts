@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planHarnessTarget, type TargetPlan } from '../install/targets.js';
 import { git } from '../git/git.js';
-import { parseOptions, type Command } from './command.js';
+import { findRepoRoot } from '../workspace/repo.js';
+import { parseOptions, unknownSubcommand, type Command } from './command.js';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -31,12 +32,12 @@ export const command: Command = {
       { ...harnessFlags, git: { type: 'boolean' }, uninstall: { type: 'boolean' }, command: { type: 'string' }, repo: { type: 'string' } },
       USAGE,
     );
-    if (positionals.length !== 1 || positionals[0] !== 'install') throw new UsageError(`the hooks command is \`the-loop hooks install\`\n${USAGE}`);
+    if (positionals.length !== 1 || positionals[0] !== 'install') throw unknownSubcommand('hooks', positionals[0], ['install']);
     const launcher = typeof values.command === 'string' ? values.command.trim() : undefined;
     if (launcher !== undefined && (launcher === '' || /[\n\r;&|`<>]|\$\(/.test(launcher))) {
       throw new UsageError('--command must be a plain launcher such as `npx the-loop` or `node tools/the-loop.mjs` (no shell operators)');
     }
-    const root = resolve(env.cwd, typeof values.repo === 'string' ? values.repo : '.');
+    const root = typeof values.repo === 'string' ? resolve(env.cwd, values.repo) : await findRepoRoot(env.cwd);
     const chosen = (name: string): boolean => (values as Record<string, unknown>)[name] === true;
     const explicit = env.adapters.some((adapter) => chosen(adapter.name)) || chosen('git');
     const uninstall = values.uninstall === true;

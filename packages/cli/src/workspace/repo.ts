@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
@@ -11,9 +12,25 @@ export interface Repo {
   readonly specRoot: string;
 }
 
-/** Load the repository's configuration; a broken file stops the command (exit 2). */
+/**
+ * Open the repository a command works on: `--repo DIR` when given, else the project the working
+ * directory sits in, so a command run from any subfolder finds the configuration and spec root.
+ */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
-  const root = resolve(cwd, repoOption ?? '.');
+  return loadRepo(repoOption === undefined ? await findRepoRoot(cwd) : resolve(cwd, repoOption));
+}
+
+/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
+export async function findRepoRoot(start: string): Promise<string> {
+  const from = resolve(start);
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+/** Load the configuration of the repository at `root`; a broken file stops the command (exit 2). */
+export async function loadRepo(root: string): Promise<Repo> {
   let config = defaultConfig();
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.

@@ -99,7 +99,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   }
   const derived = line[currentIndex]?.id ?? null;
   if (input.recordedNode !== undefined && input.recordedNode !== derived) {
-    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived)]);
+    attach(unmetAt.id, [recordedNodeDisagrees(input.id, files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived)]);
   }
   // An error found after the walk still leaves the node that carries it unmet, never `passed`.
   if (currentIndex === -1 && hasError(unmetAt.id)) currentIndex = line.length - 1;
@@ -177,6 +177,7 @@ type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'
 
 function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
   return {
+    workItem: input.id,
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
     approvals: input.approvals ?? [],

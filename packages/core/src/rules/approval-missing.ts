@@ -1,4 +1,4 @@
-import { approvalsOf, approvalTarget } from './predicate-sources.js';
+import { approvalsOf, approvalTarget, approveCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -15,7 +15,7 @@ export const rule: Rule = defineRule({
           position: { line: 1, column: 1 },
           node: ctx.node.id,
           expected: 'an approval recorded by `the-loop graph approve` by a login with the approver role',
-          fix: `An approver listed in .the-loop/collaborators.yaml runs \`the-loop graph approve <id> ${target.name} --by <login>\`.`,
+          fix: `${approveCommand(ctx, target.name)}, run by an approver listed in .the-loop/collaborators.yaml.`,
         }),
       ];
     },

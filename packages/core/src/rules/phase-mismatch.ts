@@ -51,14 +51,14 @@ export function claimDisagrees(
 }
 
 /** Graph state records a current node other than the one the artifacts put the work item at. */
-export function recordedNodeDisagrees(stateFile: string, recorded: string | null, derived: string | null): Diagnostic {
+export function recordedNodeDisagrees(workItem: string, stateFile: string, recorded: string | null, derived: string | null): Diagnostic {
   return report(rule, {
     message: `Graph state records "${recorded ?? 'done'}" as the current node, but the artifacts put this work item at "${derived ?? 'done'}".`,
     file: stateFile,
     position: { line: 1, column: 1 },
     expected: derived ?? 'done',
     actual: recorded ?? 'done',
-    fix: 'Run `the-loop graph advance <id>` to move the recorded pointer along the declared edges.',
+    fix: `Run \`the-loop graph advance ${workItem}\` to move the recorded pointer along the declared edges.`,
   });
 }
 

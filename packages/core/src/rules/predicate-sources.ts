@@ -13,6 +13,12 @@ export function approvalTarget(names: string, ctx: PredicateContext): { wanted: 
   return { wanted, target: wanted.map((name) => ctx.lookup(name)).find(Boolean) };
 }
 
+/** The command that records an approval of `name`, naming the approver when the repository has only one. */
+export function approveCommand(ctx: PredicateContext, name: string): string {
+  const [only, ...others] = ctx.approvers;
+  return `\`the-loop graph approve ${ctx.workItem} ${name} --by ${only !== undefined && others.length === 0 ? only : '<login>'}\``;
+}
+
 /** Approvals of an artifact by approvers: the one bound to its current digest, and the latest of the others. */
 export function approvalsOf(name: string, ctx: PredicateContext): { fresh: Approval | undefined; stale: Approval | undefined; digest: string | undefined } {
   const digest = ctx.digests.get(name);
