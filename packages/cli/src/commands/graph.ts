@@ -280,7 +280,7 @@ async function status(repo: Repo, id: string, out: Out): Promise<number> {
 
 async function approve(repo: Repo, id: string, artifact: string, by: string | undefined, env: CommandEnv, out: Out): Promise<number> {
   if (!by) throw new UsageError(`graph approve needs --by LOGIN\n${USAGE}`);
-  const known = artifactNames(repo.config.graph);
+  const known = artifactNames(repo.config);
   if (!known.includes(artifact)) throw new UsageError(`"${artifact}" is not an artifact of the lifecycle (known: ${known.join(', ')})`);
   const collaborators = await loadCollaborators(repo);
   const approvers = loginsWithRole(collaborators, APPROVER_ROLE);

@@ -21,7 +21,7 @@ export async function evaluateFromDisk(repo: Repo, id: string, options: Evaluate
 
 /** Everything the gate reads about a work item, from disk. */
 async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
-  const [files, collaborators, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config.graph)), loadCollaborators(repo), readGraphState(repo, id)]);
+  const [files, collaborators, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config)), loadCollaborators(repo), readGraphState(repo, id)]);
   return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(collaborators, APPROVER_ROLE) };
 }
 

@@ -6,9 +6,9 @@ import { ambiguousArtifact } from '../rules/artifact-ambiguous.js';
 import { producedArtifactMissing } from '../rules/artifact-missing.js';
 import { graphStateUnusable } from '../rules/graph-state-invalid.js';
 import { claimDisagrees, recordedNodeDisagrees } from '../rules/phase-mismatch.js';
-import { evaluatePredicate } from '../rules/predicates.js';
+import { evaluatePredicate, predicateKey } from '../rules/predicates.js';
 import type { PredicateContext } from '../rules/rule.js';
-import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
+import { EXECUTION_LOG, TASKS_FILE } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
@@ -112,7 +112,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     let status: NodeStatus;
     if (currentIndex === -1 || index < currentIndex) status = verdictOf(node).outcome === 'skip' ? 'skipped' : 'passed';
     else if (index === currentIndex) status = 'current';
-    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0) status = 'reached';
+    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0 || readsPresentTasks(node, files)) status = 'reached';
     else status = 'pending';
     if (status === 'pending') return { node: node.id, status, findings: [] };
     const verdict = verdictOf(node);
@@ -234,6 +234,13 @@ function evaluateNode(
   const agentFixable = findings.some((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-ambiguous');
   const outcome: GateOutcome = findings.some((d) => d.severity === 'error') ? (agentFixable ? 'block' : unmet) : 'pass';
   return { outcome, findings };
+}
+
+// Tasks written down are work in hand: a node that checks them is reached once its task list
+// exists, whatever earlier files the work item lacks (tasksComplete reads the produced artifact, else tasks.md).
+function readsPresentTasks(node: GraphNode, files: ArtifactSet): boolean {
+  if (!node.gate.some((predicate) => predicateKey(predicate) === 'tasksComplete')) return false;
+  return node.alternatives.length > 0 ? node.alternatives.some((name) => files.has(name)) : files.has(TASKS_FILE);
 }
 
 // The first node on the line that produces each artifact is the one that creates it.

@@ -1,10 +1,11 @@
+import { TASKS_FILE } from '../work-item/known-artifacts.js';
 import type { Artifact } from '../artifact/types.js';
 import type { Approval } from '../gate/inputs.js';
 import type { PredicateContext } from './rule.js';
 
 /** The file `tasksComplete` reads: the produced artifact, else tasks.md; undefined when neither can be read. */
 export function tasksSource(ctx: PredicateContext): { name: string; artifact: Artifact } | undefined {
-  return ctx.artifact ? { name: ctx.artifactName ?? 'tasks.md', artifact: ctx.artifact } : ctx.lookup('tasks.md');
+  return ctx.artifact ? { name: ctx.artifactName ?? TASKS_FILE, artifact: ctx.artifact } : ctx.lookup(TASKS_FILE);
 }
 
 /** What `approved: <names>` is about: the names it lists, and the first of them that can be read. */
