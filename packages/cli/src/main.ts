@@ -5,6 +5,8 @@ import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  init: () => import('./commands/init.js'),
+  new: () => import('./commands/new.js'),
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
   graph: () => import('./commands/graph.js'),
@@ -23,6 +25,8 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     'Usage: the-loop <command> [options]',
     '',
     'Commands:',
+    '  init                set a repository up: configuration, collaborators, templates (--preset NAME)',
+    '  new <work-item>     start a work item from the templates (--bugfix)',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',

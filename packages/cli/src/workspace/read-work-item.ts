@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type WorkItemInput } from '@the-loop/core';
+import { compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { sha256 } from './digest.js';
 import type { Repo } from './repo.js';
@@ -53,15 +53,15 @@ export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: s
 
 // A repository laid out for another tool, with no configuration saying so, is told which preset fits.
 async function layoutHint(repo: Repo): Promise<string> {
-  if (repo.config.file === undefined) {
-    for (const name of PRESET_NAMES) {
-      const preset = PRESETS[name];
-      if (preset.specDir !== repo.config.specDir && (await stat(join(repo.root, preset.specDir)).catch(() => undefined))?.isDirectory()) {
-        return `${preset.specDir} is there: run \`the-loop init --preset ${name}\` to read ${preset.title}'s layout`;
-      }
-    }
-  }
+  const found = repo.config.file === undefined ? await detectLayout(repo.root) : undefined;
+  if (found && found !== repo.config.preset) return `${PRESETS[found].marker} is there: run \`the-loop init --preset ${found}\` to read ${PRESETS[found].title}'s layout`;
   return 'run `the-loop init`, or set workflow.specDir in .the-loop/harness-config.yaml';
+}
+
+/** The preset whose layout the repository already has (its marker exists), the-loop's first. */
+export async function detectLayout(root: string): Promise<PresetName | undefined> {
+  for (const name of PRESET_NAMES) if (await stat(join(root, PRESETS[name].marker)).catch(() => undefined)) return name;
+  return undefined;
 }
 
 /**

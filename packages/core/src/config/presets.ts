@@ -18,6 +18,8 @@ export interface Preset {
   readonly title: string;
   /** Where that tool keeps its work items, relative to the repository root. */
   readonly specDir: string;
+  /** A path (from the repository root) whose presence says the repository follows this layout. */
+  readonly marker: string;
   /** Folders under the spec root that hold finished work rather than work items. */
   readonly archives: readonly string[];
   /** The graph as shipped: YAML text and the same graph parsed. */
@@ -32,10 +34,10 @@ function shipped(name: PresetName): { yaml: string; data: unknown } {
 }
 
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
-  'the-loop': { name: 'the-loop', title: 'the-loop', specDir: 'docs/specs', archives: [], yaml: DEFAULT_GRAPH_YAML, data: DEFAULT_GRAPH_DATA },
-  kiro: { name: 'kiro', title: 'Kiro', specDir: '.kiro/specs', archives: [], ...shipped('kiro') },
-  'spec-kit': { name: 'spec-kit', title: 'spec-kit', specDir: 'specs', archives: [], ...shipped('spec-kit') },
-  openspec: { name: 'openspec', title: 'OpenSpec', specDir: 'openspec/changes', archives: ['archive'], ...shipped('openspec') },
+  'the-loop': { name: 'the-loop', title: 'the-loop', specDir: 'docs/specs', marker: 'docs/specs', archives: [], yaml: DEFAULT_GRAPH_YAML, data: DEFAULT_GRAPH_DATA },
+  kiro: { name: 'kiro', title: 'Kiro', specDir: '.kiro/specs', marker: '.kiro/specs', archives: [], ...shipped('kiro') },
+  'spec-kit': { name: 'spec-kit', title: 'spec-kit', specDir: 'specs', marker: '.specify', archives: [], ...shipped('spec-kit') },
+  openspec: { name: 'openspec', title: 'OpenSpec', specDir: 'openspec/changes', marker: 'openspec', archives: ['archive'], ...shipped('openspec') },
 };
 
 /** Whether a name is a preset's. */
