@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import type { Graph } from '../graph/types.js';
+import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
 import { atSource, didYouMean, schemaIssues } from '../yaml/schema-issues.js';
 import { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, presetGraph, type PresetName } from './presets.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
@@ -35,6 +36,8 @@ export interface HarnessConfig {
   readonly preset: PresetName;
   readonly specDir: string;
   readonly graph: Graph;
+  /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
+  readonly verification: VerificationConfig;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -43,7 +46,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, preset: DEFAULT_PRESET, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), source: undefined };
+  return { file: undefined, preset: DEFAULT_PRESET, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), verification: defaultVerification(), source: undefined };
 }
 
 /**
@@ -71,9 +74,11 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
     if (!compiled.ok) return compiled;
     graph = compiled.graph;
   }
+  const verification = parseVerificationConfig(source);
+  if (!verification.ok) return verification;
   return {
     ok: true,
-    config: { file, preset, specDir: normalizeDir(workflow.output.specDir ?? PRESETS[preset].specDir), graph, source },
+    config: { file, preset, specDir: normalizeDir(workflow.output.specDir ?? PRESETS[preset].specDir), graph, verification: verification.verification, source },
   };
 }
 

@@ -12,6 +12,7 @@ import { EXECUTION_LOG, TASKS_FILE } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
+import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
  * Where a node stands in the walk: `passed`/`skipped` before the current node, `current`
@@ -176,6 +177,7 @@ export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string)
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
 function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+  let view: VerificationView | undefined;
   return {
     workItem: input.id,
     lookup: (name: string) => files.lookup(name),
@@ -183,6 +185,7 @@ function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase 
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
+    verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
 }
 
@@ -253,4 +256,10 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
     node.alternatives.forEach((name) => seen.add(name));
   }
   return creators;
+}
+
+/** A work item's checks, evidence and criteria as the evidence gates judge them. */
+export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  return viewVerification(input.verification, (name) => files.lookup(name));
 }
