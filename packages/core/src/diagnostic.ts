@@ -23,6 +23,7 @@ export const RULE_IDS = [
   'evidence-stale',
   'evidence-invalid',
   'criterion-ambiguous',
+  'optional-task-open',
 ] as const;
 
 /** A stable rule identifier. */

@@ -34,7 +34,9 @@ status: draft
 
 <what is wrong or missing today, and for whom>
 
-## Requirements
+## Acceptance criteria
+
+<!-- One EARS statement per item; each is AC1, AC2, … in order, and a check under verification.checks proves it. -->
 
 1. WHEN <a situation> THEN the system SHALL <the behaviour that must hold>.
 
@@ -66,6 +68,10 @@ status: draft
 ## Root cause
 
 <why it happens, once known>
+
+## Acceptance criteria
+
+1. WHEN <the steps that failed> THEN the system SHALL <behave as expected>.
 
 ## Security considerations
 
@@ -126,18 +132,16 @@ phase: not-started
 ---
 # Execution log: {{id}}
 
-## Verification results
+## Design critic review
 
-<each check that was run and what it showed>
+<!-- Only when the design-critic-review node is selected for this work item (graph opt-in). -->
 
 ## Review cycles
 
+<!-- One row per review round: Type is self, critic or security; Outcome says what it found. -->
+
 | Round | Type | Outcome |
 |---|---|---|
-
-## Evidence
-
-<links to the test runs, screenshots or logs that show the work is done>
 
 ## Capability docs
 

@@ -4,19 +4,21 @@ import remarkFrontmatter from 'remark-frontmatter';
 import { remarkGfmParts } from './remark-gfm-parts.js';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
-import { isSubstantive } from './content.js';
+import { leftPlaceholders } from '../rules/template-residue.js';
+import { isSubstantive, templatePrompts } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
 const processor = unified().use(remarkParse).use(remarkGfmParts).use(remarkFrontmatter, ['yaml']);
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
-// marker with no text after it (`- [ ]` alone is still an unticked box).
-const LOOSE_MARKER = /^\[([^\]\n])\](?:\s+|$)/;
+// marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
+// box is Kiro's mark of an optional task (`- [ ]* Write tests`).
+const LOOSE_MARKER = /^\[([^\]\n])\](\*)?(?:\s+|$)/;
 
 /**
  * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
@@ -65,6 +67,7 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
     frontMatter = result.frontMatter;
     diagnostics.push(...result.diagnostics);
   } else diagnostics.push(...unclosedFrontMatter(path, text));
+  diagnostics.push(...leftPlaceholders(path, templatePromptsIn(root)));
   return {
     path,
     text,
@@ -77,6 +80,28 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
     statements: readStatements(root),
     diagnostics,
   };
+}
+
+// The template prompts still in the text, by line: text outside code, and inline HTML that is
+// not a comment (`<describe the boundary>` parses as a tag).
+function templatePromptsIn(root: Root): { line: number; column: number; prompts: string[] }[] {
+  const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
+  visit(root, (node) => {
+    if (node.type === 'code' || node.type === 'inlineCode' || node.type === 'yaml') return SKIP;
+    if ((node.type !== 'text' && node.type !== 'html') || !node.position) return undefined;
+    const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
+    for (const prompt of templatePrompts(value)) {
+      const before = value.slice(0, prompt.index);
+      const newlines = before.split('\n').length - 1;
+      const line = node.position.start.line + newlines;
+      const column = newlines === 0 ? node.position.start.column + prompt.index : prompt.index - before.lastIndexOf('\n');
+      const entry = byLine.get(line) ?? { line, column, prompts: [] };
+      entry.prompts.push(prompt.text);
+      byLine.set(line, entry);
+    }
+    return undefined;
+  });
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
 }
 
 function readSections(root: Root): Section[] {
@@ -127,7 +152,7 @@ function taskOf(item: ListItem): Task | undefined {
   const paragraph = item.children[0];
   const body = paragraph?.type === 'paragraph' ? toString(paragraph) : '';
   if (typeof item.checked === 'boolean') {
-    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', position: start(item) };
+    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', optional: false, position: start(item) };
   }
   const match = LOOSE_MARKER.exec(body);
   if (!match || paragraph?.type !== 'paragraph') return undefined;
@@ -137,6 +162,7 @@ function taskOf(item: ListItem): Task | undefined {
     text: body.slice(match[0].length).trim(),
     done: marker === 'x' || marker === 'X',
     marker,
+    optional: match[2] === '*',
     position: start(item),
   };
 }
