@@ -35,6 +35,8 @@ describe('a misspelled command or option: one clean line with a did-you-mean', (
     [['hooks', 'instal'], 'the-loop: unknown hooks subcommand "instal" (did you mean "install"?); it is one of install'],
     [['critic', 'rn'], 'the-loop: unknown critic subcommand "rn" (did you mean "run"?); it is one of list, run'],
     [['models', 'chek'], 'the-loop: unknown models subcommand "chek" (did you mean "check"?); it is one of check'],
+    [['check', 'issue-1', '--format', 'jsn'], 'the-loop: --format must be one of table, json, sarif, github; got "jsn" (did you mean "json"?)'],
+    [['init', '--preset', 'speckit'], 'the-loop: --preset must be one of the-loop, kiro, spec-kit, openspec; got "speckit" (did you mean "spec-kit"?)'],
   ])('%j', async (argv, message) => {
     const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
     const result = await run(dir, argv);
@@ -44,6 +46,13 @@ describe('a misspelled command or option: one clean line with a did-you-mean', (
   it('a word far from every command gets no guess', async () => {
     const result = await run(await repo({}), ['frobnicate']);
     expect(result.stderr).toBe('the-loop: unknown command "frobnicate"; run `the-loop --help` for the list\n');
+  });
+
+  it('a misspelled hook event gets a did-you-mean, and the hook still never exits 2', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
+    const result = await run(dir, ['hook', 'Stopp', '--harness', 'claude']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('claude hook event must be one of Stop, SessionStart, UserPromptSubmit, PostToolUse; got "Stopp" (did you mean "Stop"?)');
   });
 
   it('an option after `--` is a positional, not a misspelling', async () => {

@@ -79,5 +79,6 @@ export function unknownSubcommand(command: string, given: string | undefined, kn
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, option: string): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+  const guess = closest(value, allowed);
+  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"${guess ? ` (did you mean "${guess}"?)` : ''}`);
 }

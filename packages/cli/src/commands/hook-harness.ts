@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
+import { closest, formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
 import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { configurationError, UsageError } from '../errors.js';
 import { harnessNamed } from '../harness/adapters.js';
@@ -47,7 +47,9 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const { hooks } = adapter;
   const event = hooks.events.find((e) => e.name === positionals[0]);
   if (positionals.length !== 1 || event === undefined) {
-    throw new UsageError(`${adapter.name} hook event must be one of ${hooks.events.map((e) => e.name).join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
+    const names = hooks.events.map((e) => e.name);
+    const guess = positionals.length === 1 ? closest(positionals[0] as string, names) : undefined;
+    throw new UsageError(`${adapter.name} hook event must be one of ${names.join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}${guess ? ` (did you mean "${guess}"?)` : ''}`);
   }
   const parsed = hooks.parsePayload(await readStdin(env.stdin));
   if (!parsed.ok) throw new UsageError(parsed.error);
