@@ -43,6 +43,12 @@ describe('a misspelled command or option: one clean line with a did-you-mean', (
     expect([result.code, result.stdout, lines(result.stderr)]).toEqual([2, '', [message]]);
   });
 
+  it('a misspelled work-item id gets the closest known one', async () => {
+    const dir = await repo({ 'docs/specs/login-form/requirements.md': '# R\n', 'docs/specs/signup/requirements.md': '# R\n' });
+    const result = await run(dir, ['check', 'login-from']);
+    expect([result.code, result.stderr]).toEqual([2, 'the-loop: no work item "login-from" under docs/specs. Did you mean "login-form"?\n']);
+  });
+
   it('a word far from every command gets no guess', async () => {
     const result = await run(await repo({}), ['frobnicate']);
     expect(result.stderr).toBe('the-loop: unknown command "frobnicate"; run `the-loop --help` for the list\n');

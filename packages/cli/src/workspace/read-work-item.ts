@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
+import { closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { sha256 } from './digest.js';
 import type { Repo } from './repo.js';
@@ -84,7 +84,8 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   if (!info?.isDirectory()) {
     // A missing spec root is reported as such (listWorkItems throws), not as an unknown id.
     const known = await listWorkItems(repo);
-    const hint = known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
+    const guess = closest(id, known);
+    const hint = guess ? ` Did you mean "${guess}"?` : known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
     throw new UsageError(`no work item "${id}" under ${repo.config.specDir}.${hint}`);
   }
 }
