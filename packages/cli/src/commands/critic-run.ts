@@ -173,7 +173,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
   const parsed =
     invocation.outputFormat === 'json'
       ? (adapters.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
-      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
+      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null, structured: undefined };
   const seconds = invocation.timeoutMs / 1000;
   const [reason, error]: [RoundReason, string | null] =
     outcome.spawnError === 'not-found'
