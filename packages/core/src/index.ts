@@ -33,17 +33,22 @@ export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, seriali
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
-export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { renderAssignment } from './graph-state/assignment.js';
+export type { AssignmentInput, Reference } from './graph-state/assignment.js';
+export { describePredicate } from './graph/describe-predicate.js';
+export { findingLines, findingWithFix } from './format/finding-lines.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
-export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
+export type { ConflictEntry, Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
 
 export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole, parseCollaborators } from './config/collaborators.js';
 export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
 export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
 export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';
@@ -57,6 +62,8 @@ export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substit
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
+export { ModelRoutingSchema, TokenEconomySchema, modelForStage, parseModelRouting } from './config/token-economy.js';
+export type { ModelRouting, ModelRoutingResult } from './config/token-economy.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';

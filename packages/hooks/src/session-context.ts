@@ -1,6 +1,5 @@
-import { formatLocation, type Diagnostic, type GatePredicate, type Graph, type WorkItemResult } from '@the-loop/core';
+import { describePredicate, findingLines, formatLocation, type Diagnostic, type Graph, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf } from './blocking-findings.js';
-import { findingLines } from './finding-lines.js';
 
 /**
  * The context a session start (or a prompt) gets: where the work item stands, what the
@@ -35,18 +34,4 @@ export function sessionContext(graph: Graph, specDir: string, result: WorkItemRe
 
 function listed(id: string, findings: readonly Diagnostic[]): string[] {
   return findingLines(id, findings, (d) => `${formatLocation(d)} ${d.ruleId}: ${d.message}`);
-}
-
-function describePredicate(predicate: GatePredicate): string {
-  const [key, value] = Object.entries(predicate)[0] ?? ['?', undefined];
-  switch (key) {
-    case 'locked':
-      return 'front-matter `status: approved`';
-    case 'tasksComplete':
-      return 'every task ticked';
-    case 'sections':
-      return `non-empty sections ${(value as string[]).map((s) => `"${s}"`).join(', ')}`;
-    default:
-      return `${key}: ${JSON.stringify(value)}`;
-  }
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
+import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
 import type { Graph } from '../graph/types.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
@@ -9,27 +10,30 @@ export const CONFIG_FILES = ['.the-loop/harness-config.yaml', '.the-loop/config.
 
 export const DEFAULT_SPEC_DIR = 'docs/specs';
 
-const specDir = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-  v.check((dir) => !dir.startsWith('/') && !/^[A-Za-z]:/.test(dir), 'must be relative to the repository root'),
-  v.check((dir) => !dir.split(/[\\/]/).includes('..'), 'must stay inside the repository (no "..")'),
-);
-
 /** `workflow` as the-loop reads it; other top-level keys of the file belong to other tools. */
 export const WorkflowSchema = v.strictObject({
-  specDir: v.optional(specDir),
+  specDir: v.optional(repositoryPath),
   graph: v.optional(v.unknown()),
+  /** The harness `the-loop run` drives when `--harness` is not given (default `claude`). */
+  harness: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a harness name such as claude or cursor'))),
+  /** Seconds one harness run at a node may take when the node sets no `timeoutSeconds` (default 1800). */
+  timeoutSeconds: v.optional(timeoutSeconds),
   // The phase list of earlier releases; the graph supersedes it and it is ignored.
   phases: v.optional(v.unknown()),
 });
+
+// The keys an unknown-key message offers; `phases` is read only to be ignored.
+const WORKFLOW_KEYS = Object.keys(WorkflowSchema.entries).filter((key) => key !== 'phases');
 
 export interface HarnessConfig {
   /** Which file the configuration came from, or undefined when none exists. */
   readonly file: string | undefined;
   readonly specDir: string;
   readonly graph: Graph;
+  /** `workflow.harness`: the harness an orchestrated run drives, when the file names one. */
+  readonly harness: string | undefined;
+  /** `workflow.timeoutSeconds`: the default time limit of one harness run at a node. */
+  readonly timeoutSeconds: number | undefined;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -38,7 +42,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), harness: undefined, timeoutSeconds: undefined, source: undefined };
 }
 
 /**
@@ -62,7 +66,7 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
       issues: workflow.issues.map((issue) => {
         const path = ['workflow', ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
         const last = path[path.length - 1];
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(last)}" in workflow (known: specDir, graph)` : `${path.join('.')}: ${issue.message}`;
+        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(last)}" in workflow (known: ${WORKFLOW_KEYS.join(', ')})` : `${path.join('.')}: ${issue.message}`;
         return { file, ...source.positionOf(path), message };
       }),
     };
@@ -75,7 +79,14 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   }
   return {
     ok: true,
-    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, source },
+    config: {
+      file,
+      specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR),
+      graph,
+      harness: workflow.output.harness,
+      timeoutSeconds: workflow.output.timeoutSeconds,
+      source,
+    },
   };
 }
 

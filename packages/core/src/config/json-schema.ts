@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
+import { TokenEconomySchema } from './token-economy.js';
 import { ReviewsSchema } from './reviews-schema.js';
 import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
@@ -16,7 +17,7 @@ const GraphExtensionSchema = v.strictObject({
 
 /**
  * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
+ * `hooks`, `github`, `notifications` and `tokenEconomy` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -29,6 +30,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  tokenEconomy: v.optional(TokenEconomySchema),
 });
 
 /**

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
-import { GATE_PREDICATES, GraphSchema, type GraphInput } from './schema.js';
+import { GATE_PREDICATES, GraphSchema, NodeSchema, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
 
 export type CompileResult = { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] };
@@ -176,7 +176,7 @@ function suggest(key: string, path: readonly PropertyKey[]): string {
   return predicate ? ` (did you mean "${predicate}"? it is a gate predicate: list it under \`gate:\`)` : hint;
 }
 
-const NODE_KEYS = ['id', 'phase', 'actor', 'produces', 'requires', 'stage', 'optional', 'optIn', 'maxAttempts', 'gate', 'choices', 'notify', 'assignment'];
+const NODE_KEYS = Object.keys(NodeSchema.entries);
 
 function closest(word: string, candidates: readonly string[]): string {
   let best: string | undefined;
