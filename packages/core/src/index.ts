@@ -78,3 +78,12 @@ export { nonEmptyString, parseJsonObject } from './json/parse-json-object.js';
 
 export { howItEnded, notStarted, runFailure } from './process/process.js';
 export type { ProcessRequest, ProcessResult } from './process/process.js';
+
+export { choicePrompt, choiceSchema, readChoice } from './run/choice.js';
+export type { ChoicePromptInput, ChoiceReading } from './run/choice.js';
+export { REVIEW_ANSWER_SCHEMA, RoundRecordSchema, findingText, parseRoundRecord, readReviewAnswer, reviewPrompt } from './run/review-round.js';
+export type { ReviewPromptInput, ReviewReading, RoundFinding, RoundOutcome, RoundRecord, RoundRecordResult } from './run/review-round.js';
+export { NO_RUN_USAGE, addUsage, runExitCode } from './run/run-result.js';
+export type { NodeRun, NodeRunOutcome, RunResult, RunStatus, RunUsage } from './run/run-result.js';
+export { parseJsonDocument } from './json/parse-json-document.js';
+export type { JsonDocumentResult } from './json/parse-json-document.js';

@@ -1,7 +1,6 @@
-import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
-import { lineIndex } from '../yaml/line-index.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
 /** The graph-state file's name inside a work item's folder. */
@@ -14,34 +13,15 @@ export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; is
  * error naming the file and line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, issues: [{ file, ...jsonErrorPosition(text, error), message: `not valid JSON: ${(error as Error).message}` }] };
-  }
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
-  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) {
+  const result = parseJsonDocument(file, text, GraphStateSchema);
+  if (!result.ok) return result;
+  if (expectedWorkItem !== undefined && result.value.workItem !== expectedWorkItem) {
     return {
       ok: false,
-      issues: result.issues.map((issue) => {
-        const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
-        const where = path.length > 0 ? `${path.join('.')}: ` : '';
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(path[path.length - 1])}"` : `${where}${issue.message}`;
-        return { file, ...positionOf(path), message };
-      }),
+      issues: [{ file, ...result.positionOf(['workItem']), message: `workItem is "${result.value.workItem}", but the file belongs to "${expectedWorkItem}"` }],
     };
   }
-  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
-    return {
-      ok: false,
-      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
-    };
-  }
-  return { ok: true, state: result.output };
+  return { ok: true, state: result.value };
 }
 
 /** Serialise a state the way it is checked in: stable key order, two-space indent, final newline. */
@@ -69,10 +49,4 @@ export function emptyGraphState(workItem: string): GraphState {
 /** A node's record, or the record of a node never visited. */
 export function nodeRecord(state: GraphState, node: string): NodeRecord {
   return state.nodes[node] ?? { attempts: 0, outcome: null, enteredAt: null, exitedAt: null, lastFindingsDigest: null };
-}
-
-function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } {
-  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (!match) return { line: 1, column: 1 };
-  return lineIndex(text)(Number(match[1]));
 }
