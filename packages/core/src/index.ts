@@ -87,3 +87,5 @@ export { NO_RUN_USAGE, addUsage, runExitCode } from './run/run-result.js';
 export type { NodeRun, NodeRunOutcome, RunResult, RunStatus, RunUsage } from './run/run-result.js';
 export { parseJsonDocument } from './json/parse-json-document.js';
 export type { JsonDocumentResult } from './json/parse-json-document.js';
+export { InFlightSchema, SessionRecordSchema, SessionsSchema, requestIdProblem, sessionToResume } from './run/run-records.js';
+export type { InFlight, SessionRecord, Sessions } from './run/run-records.js';

@@ -24,6 +24,8 @@ export interface AssignmentInput {
   readonly attempt?: { readonly number: number; readonly of: number } | undefined;
   /** Why the previous attempt's harness run failed, in its own words. */
   readonly previousFailure?: string | undefined;
+  /** A review round's findings for the author to address (the fix after a round with new findings). */
+  readonly review?: { readonly cycle: number; readonly reviewer: string; readonly findings: readonly string[] } | undefined;
 }
 
 /**
@@ -45,6 +47,11 @@ export function renderAssignment(input: AssignmentInput): string {
   if (node.gate.length > 0) produce.push('The gate passes when it has:', ...node.gate.map((p) => `- ${describePredicate(p)}`));
   if (produce.length > 0) blocks.push(produce.join('\n'));
   if (input.previousFailure) blocks.push(`The previous attempt did not finish: ${input.previousFailure}`);
+  if (input.review) {
+    const { cycle, reviewer, findings } = input.review;
+    const lines = findingLines(workItem, findings, (finding) => `${reviewer} ${finding}`);
+    blocks.push([`Review round ${cycle} by ${reviewer} reported these findings. Address each: fix it, or record in the execution log why it stands. Do not review again; the next round will.`, ...lines].join('\n'));
+  }
   if (input.unmet.length > 0) {
     const lines = findingLines(workItem, input.unmet, (finding) => (typeof finding === 'string' ? finding : findingWithFix(finding)));
     blocks.push([`Unmet now (${input.unmet.length}); fix each:`, ...lines].join('\n'));
