@@ -466,8 +466,9 @@ class Run {
       { adapter: this.r.adapter, root: this.r.repo.root, env: this.r.env, events: this.r.events, onSpawn: (pid) => writeInFlight(this.r.repo, { ...marker, pid }) },
       request,
     );
-    // Reviews and choices leave nothing half-done: only the work and the fixes are attempts.
-    if (spec.purpose !== 'work' && spec.purpose !== 'fix') await clearInFlight(this.r.repo, this.r.id);
+    // Only the node's work is an attempt, recorded once the gate has judged it; a review, a fix
+    // or a choice that finished leaves nothing to recover.
+    if (spec.purpose !== 'work') await clearInFlight(this.r.repo, this.r.id);
     if (spec.purpose === 'work') visit.attempts += 1;
     this.count(visit, outcome.result.usage, `[${this.r.adapter.name}/${model ?? 'default'}]`);
     const sessionId = outcome.result.sessionId;
