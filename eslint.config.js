@@ -44,24 +44,27 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: no file system, no processes, no environment, no clock.
-    files: ['packages/core/src/**/*.ts'],
-    ignores: ['packages/core/src/**/*.test.ts'],
+    // The core and the hook decisions are pure: no file system, no processes, no environment,
+    // no clock, no platform paths or crypto. Values come in as parameters; adapters do the I/O.
+    files: ['packages/core/src/**/*.ts', 'packages/hooks/src/**/*.ts'],
+    ignores: ['packages/*/src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'worker_threads', 'tinyexec', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:process', 'node:os', 'node:worker_threads'].map((name) => ({
-            name,
-            message: '@the-loop/core is pure: take the data as a parameter and let an adapter do the I/O.',
-          })),
+          paths: ['fs', 'fs/promises', 'child_process', 'process', 'os', 'path', 'crypto', 'worker_threads', 'tinyexec']
+            .flatMap((name) => (name === 'tinyexec' ? [name] : [name, `node:${name}`]))
+            .map((name) => ({
+              name,
+              message: 'This package is pure: take the data (or the function, such as a digest) as a parameter and let an adapter do the I/O.',
+            })),
         },
       ],
-      'no-restricted-globals': ['error', { name: 'process', message: '@the-loop/core reads no environment: pass values in.' }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'This package reads no environment: pass values in.' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'core reads no clock: take `now` as a parameter.' },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'core reads no clock: take `now` as a parameter.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'This package reads no clock: take `now` as a parameter.' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'This package reads no clock: take `now` as a parameter.' },
       ],
     },
   },

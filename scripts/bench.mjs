@@ -1,4 +1,4 @@
-// `pnpm bench`: the performance budgets of ARCHITECTURE §11, measured as ratios against
+// `pnpm bench`: the performance budgets (docs/decisions/006-start-up-budget.md), measured as ratios against
 // `node -e ''` in the same run (machines are noisy; absolute times mean little). Start-up
 // measurements interleave the commands round by round and take medians.
 import { spawnSync } from 'node:child_process';

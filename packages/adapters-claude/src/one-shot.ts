@@ -4,7 +4,7 @@ import type { OneShotArgv, OneShotRequest } from '@the-loop/core';
 export const CLAUDE_BINARY = 'claude';
 
 // Every flag is the spelling `claude --help` lists, long form where it offers both
-// (decision-125). Each is declared once, here.
+// (docs/decisions/010-prompt-delivery-per-harness.md). Each is declared once, here.
 /** `-p, --print`: run once, headless, print the reply and exit. */
 const PRINT = '--print';
 /** `--output-format <format>`: text | json | stream-json, print mode only. */

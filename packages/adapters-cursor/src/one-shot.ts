@@ -4,12 +4,12 @@ import type { OneShotArgv, OneShotRequest } from '@the-loop/core';
 export const CURSOR_BINARY = 'cursor-agent';
 
 // Every flag is the spelling `cursor-agent --help` lists, long form where it offers both
-// (decision-125). Each is declared once, here.
+// (docs/decisions/010-prompt-delivery-per-harness.md). Each is declared once, here.
 /** `-p, --print`: run once, headless, print the reply and exit. */
 const PRINT = '--print';
 /** `--output-format <format>`: text | json | stream-json. */
 const OUTPUT_FORMAT = '--output-format';
-/** `--model <model>`. There is no `-m`: sending it made every cursor critic exit on `unknown option '-m'` (decision-125). */
+/** `--model <model>`. There is no `-m`: sending it once made every cursor critic exit on `unknown option '-m'`. */
 const MODEL = '--model';
 /** `--trust`: without it a headless run in a workspace the agent has not been told to trust stops to ask. */
 const TRUST = '--trust';

@@ -6,13 +6,22 @@ export { findSection, normalizeTitle } from './artifact/find-section.js';
 export type { Artifact, FrontMatter, ListEntry, Section, Table, TableRow, Task } from './artifact/types.js';
 
 export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
-export type { CompileResult, IssueAt } from './graph/compile-graph.js';
+export type { CompileResult } from './graph/compile-graph.js';
+export { atSource, closest, didYouMean, dottedPath, schemaIssues } from './yaml/schema-issues.js';
+export type { IssueAt, SchemaIssueOptions } from './yaml/schema-issues.js';
+export { parseYaml } from './yaml/parse-yaml.js';
 export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
+export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { RULES, ruleById } from './rules/index.js';
+export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
+export type { GatePredicateEntry } from './rules/predicates.js';
+export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue, Rule, RuleExample, RuleExamples } from './rules/rule.js';
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
+export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 
 export { buildReport, toReportInput } from './report/build-report.js';
@@ -29,7 +38,7 @@ export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/kn
 
 export { graphDocument, graphToMermaid, graphToText } from './graph/export-graph.js';
 
-export { GRAPH_STATE_FILE, emptyGraphState, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
+export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
@@ -37,7 +46,6 @@ export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, escalateAt, forceTransition, star
 export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
 export { renderAssignment } from './graph-state/assignment.js';
 export type { AssignmentInput, Reference } from './graph-state/assignment.js';
-export { describePredicate } from './graph/describe-predicate.js';
 export { findingLines, findingWithFix } from './format/finding-lines.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
 export type { ConflictEntry, Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
@@ -74,7 +82,8 @@ export type { Author } from './critic/author.js';
 export { PROBE_PROMPT, argvForDigest, cachedVerdict, classifyProbe, declaredModelPairs, parseVerdictFile, verdictKey } from './models/verdicts.js';
 export type { ModelPair, ModelVerdict, VerdictFile, VerdictKind, VerdictReason } from './models/verdicts.js';
 
-export { nonEmptyString, parseJsonObject } from './json/parse-json-object.js';
+export { nonEmptyString, parseJson, parseJsonObject } from './json/parse-json.js';
+export type { JsonResult } from './json/parse-json.js';
 
 export { howItEnded, notStarted, runFailure } from './process/process.js';
 export type { ProcessRequest, ProcessResult } from './process/process.js';

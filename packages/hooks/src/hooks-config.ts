@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HooksConfigSchema, type HooksConfig, type SourceIssue, type YamlSource } from '@the-loop/core';
+import { atSource, HooksConfigSchema, schemaIssues, type HooksConfig, type SourceIssue, type YamlSource } from '@the-loop/core';
 
 export type { HooksConfig };
 
@@ -12,18 +12,5 @@ export function parseHooksConfig(source: YamlSource | undefined): { ok: true; co
   if (section === undefined || section === null || !source) return { ok: true, config: DEFAULT_HOOKS_CONFIG };
   const result = v.safeParse(HooksConfigSchema, section, { abortEarly: false });
   if (result.success) return { ok: true, config: result.output };
-  return {
-    ok: false,
-    issues: result.issues.map((issue) => {
-      const path = ['hooks', ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-      const key = String(path[path.length - 1]);
-      const message =
-        issue.kind === 'schema' && issue.expected === 'never'
-          ? `unknown key "${key}" in hooks (known: ${Object.keys(HooksConfigSchema.entries).join(', ')})`
-          : path.length === 1
-            ? 'hooks must be a mapping'
-            : `${issue.message}; got ${JSON.stringify(issue.input)}`;
-      return { file: source.file, ...source.positionOf(path), message };
-    }),
-  };
+  return { ok: false, issues: schemaIssues(HooksConfigSchema, result.issues, atSource(source), { base: ['hooks'] }) };
 }

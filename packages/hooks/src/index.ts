@@ -1,7 +1,6 @@
 export { blockingFindings, currentNodeOf, failsCheck, waitsOnHuman } from './blocking-findings.js';
 export type { FailOn } from './blocking-findings.js';
-export { digestFindings } from './findings-digest.js';
-export { decideStop } from './stop-decision.js';
+export { StopCounterSchema, StopCountersSchema, decideStop } from './stop-decision.js';
 export type { Escalation, StopCounter, StopDecision, StopInput } from './stop-decision.js';
 export { sessionContext } from './session-context.js';
 export { DEFAULT_HOOKS_CONFIG, parseHooksConfig } from './hooks-config.js';

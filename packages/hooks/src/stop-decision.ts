@@ -1,18 +1,22 @@
-import { findingLines, findingWithFix, type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import * as v from 'valibot';
+import { findingLines, findingWithFix, findingsKey, type Diagnostic, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
-import { digestFindings } from './findings-digest.js';
 
 /** The no-progress counter kept between stop events for one work item and harness. */
-export interface StopCounter {
+export const StopCounterSchema = v.strictObject({
   /** Digest of the findings the last block named. */
-  readonly digest: string;
+  digest: v.string(),
   /** How many stops in a row were blocked with exactly these findings. */
-  readonly count: number;
+  count: v.pipe(v.number(), v.integer(), v.minValue(0)),
   /** The harness session the count belongs to; a new session starts a new count. */
-  readonly session: string | null;
+  session: v.nullable(v.string()),
   /** The cap was reached for this digest in this session: further stops are allowed. */
-  readonly escalated: boolean;
-}
+  escalated: v.boolean(),
+});
+export type StopCounter = Readonly<v.InferOutput<typeof StopCounterSchema>>;
+
+/** The counters file: one counter per `<harness>:<work item>`. */
+export const StopCountersSchema = v.record(v.string(), StopCounterSchema);
 
 /** What the cap hands to a human when an agent stops making progress. */
 export interface Escalation {
@@ -41,6 +45,8 @@ export interface StopInput {
   /** Consecutive blocks allowed for the same findings before the stop goes through. */
   readonly cap: number;
   readonly session: string | null;
+  /** The digest function findings are kept under (SHA-256 in the CLI): injected, so this package stays pure. */
+  readonly digest: (text: string) => string;
 }
 
 /**
@@ -49,7 +55,7 @@ export interface StopInput {
  * findings as the next step, at most `cap` times in a row for the same findings in one
  * session, then allow and escalate. A change in the findings is progress and resets the count.
  */
-export function decideStop({ result, previous, cap, session }: StopInput): StopDecision {
+export function decideStop({ result, previous, cap, session, digest: hash }: StopInput): StopDecision {
   const node = currentNodeOf(result);
   if (waitsOnHuman(result)) {
     return { kind: 'allow', why: `${result.workItem} waits on a human at "${node?.node}"; stopping hands it over`, counter: undefined };
@@ -58,7 +64,7 @@ export function decideStop({ result, previous, cap, session }: StopInput): StopD
   if (findings.length === 0) {
     return { kind: 'allow', why: result.ok ? `${result.workItem}: every gate passes` : `${result.workItem}: nothing an agent can fix is unmet`, counter: undefined };
   }
-  const digest = digestFindings(findings);
+  const digest = hash(findingsKey(findings));
   const same = previous !== undefined && previous.digest === digest && previous.session === session;
   if (same && previous.escalated) {
     return { kind: 'allow', why: `${result.workItem}: already escalated with these findings; a human has to look`, counter: previous };

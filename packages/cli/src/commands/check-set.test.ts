@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { git, graphConfig, LOCKED, makeRepo, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { git, graphConfig, LOCKED, makeRepo, runBuiltCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const SCHEMA = fileURLToPath(new URL('../../../../test-fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url));
 
@@ -26,7 +26,7 @@ async function validator() {
 describe('check over a set of work items', () => {
   it('--all --format json checks every item and fails on any', async () => {
     const dir = await makeRepo(items);
-    const out = await runCli(['check', '--all', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
+    const out = await runBuiltCli(['check', '--all', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
     expect(out.code).toBe(1);
     const doc = JSON.parse(out.stdout);
     expect(doc).toMatchObject({ schemaVersion: 1, specRoot: 'docs/specs', selection: { all: true }, failOn: 'block', ok: false, failing: ['draft', 'open'] });
@@ -35,20 +35,20 @@ describe('check over a set of work items', () => {
 
   it('--all on an empty spec root is an error unless --allow-empty', async () => {
     const dir = await makeRepo({ 'docs/specs/README.md': '# Specs\n' });
-    expect((await runCli(['check', '--all'], { cwd: dir })).code).toBe(2);
-    expect((await runCli(['check', '--all', '--allow-empty', '--format', 'json'], { cwd: dir })).code).toBe(0);
+    expect((await runBuiltCli(['check', '--all'], { cwd: dir })).code).toBe(2);
+    expect((await runBuiltCli(['check', '--all', '--allow-empty', '--format', 'json'], { cwd: dir })).code).toBe(0);
   });
 
   it('keeps the single-id JSON document exactly as before', async () => {
     const dir = await makeRepo(items);
-    const doc = JSON.parse((await runCli(['check', 'open', '--format', 'json'], { cwd: dir })).stdout);
+    const doc = JSON.parse((await runBuiltCli(['check', 'open', '--format', 'json'], { cwd: dir })).stdout);
     expect(Object.keys(doc)).toEqual(['schemaVersion', 'workItem', 'currentNode', 'ok', 'nodes', 'findings', 'artifacts', 'logPhase']);
   });
 
   it('takes exactly one selector', async () => {
     const dir = await makeRepo(items);
-    expect((await runCli(['check', 'open', '--all'], { cwd: dir })).code).toBe(2);
-    expect((await runCli(['check'], { cwd: dir })).code).toBe(2);
+    expect((await runBuiltCli(['check', 'open', '--all'], { cwd: dir })).code).toBe(2);
+    expect((await runBuiltCli(['check'], { cwd: dir })).code).toBe(2);
   });
 
   it('--changed-from REF checks only the work items the branch touched; the spec README is not one', async () => {
@@ -60,23 +60,23 @@ describe('check over a set of work items', () => {
     await writeFiles(dir, { 'docs/specs/done/design.md': '# Design\n', 'docs/specs/README.md': '# Index\n', 'src/x.ts': '' });
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'touch done']);
-    const out = await runCli(['check', '--changed-from', 'main', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
+    const out = await runBuiltCli(['check', '--changed-from', 'main', '--format', 'json', '--fail-on', 'block'], { cwd: dir });
     expect(out.code).toBe(0);
     const doc = JSON.parse(out.stdout);
     expect(doc.selection).toEqual({ changedFrom: 'main' });
     expect(doc.results.map((r: { workItem: string }) => r.workItem)).toEqual(['done']);
     expect(out.stderr).toContain('1 work item changed since main: done');
 
-    const none = await runCli(['check', '--changed-from', 'HEAD', '--format', 'json'], { cwd: dir });
+    const none = await runBuiltCli(['check', '--changed-from', 'HEAD', '--format', 'json'], { cwd: dir });
     expect(none.code).toBe(0);
     expect(JSON.parse(none.stdout).results).toEqual([]);
 
-    const badRef = await runCli(['check', '--changed-from', 'no-such-ref'], { cwd: dir });
+    const badRef = await runBuiltCli(['check', '--changed-from', 'no-such-ref'], { cwd: dir });
     expect(badRef.code).toBe(2);
     expect(badRef.stderr).toContain('no-such-ref');
 
     // git must not read the ref as an option of its own: no file is written, the run is refused.
-    const optionRef = await runCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
+    const optionRef = await runBuiltCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
     expect(optionRef.code).toBe(2);
     expect(optionRef.stderr).toContain('--changed-from takes a git ref');
     await expect(readdir(dir)).resolves.not.toContainEqual(expect.stringMatching(/^leak/));
@@ -92,7 +92,7 @@ describe('--changed-from in a project below the repository top', () => {
     await writeFiles(dir, { 'app/docs/specs/open/design.md': '# Design\n', 'docs/specs/open/x.md': 'outside the project\n' });
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'touch open']);
-    const out = await runCli(['check', '--changed-from', 'HEAD~1', '--repo', 'app', '--format', 'json'], { cwd: dir });
+    const out = await runBuiltCli(['check', '--changed-from', 'HEAD~1', '--repo', 'app', '--format', 'json'], { cwd: dir });
     expect(JSON.parse(out.stdout).results.map((r: { workItem: string }) => r.workItem)).toEqual(['open']);
     expect(out.code).toBe(1);
   });
@@ -101,7 +101,7 @@ describe('--changed-from in a project below the repository top', () => {
 describe('--format sarif', () => {
   it('validates against the SARIF 2.1.0 schema, with rules metadata and stable fingerprints', async () => {
     const dir = await makeRepo(items);
-    const out = await runCli(['check', '--all', '--format', 'sarif', '--rules-url', 'https://example.org/the-loop/docs/rules.md'], { cwd: dir });
+    const out = await runBuiltCli(['check', '--all', '--format', 'sarif', '--rules-url', 'https://example.org/the-loop/docs/rules.md'], { cwd: dir });
     expect(out.code).toBe(1);
     const log = JSON.parse(out.stdout);
     const validate = await validator();
@@ -119,7 +119,7 @@ describe('--format sarif', () => {
 
     // Moving a finding down a line keeps its fingerprint.
     await writeFiles(dir, { 'docs/specs/open/tasks.md': `# Tasks\n\nIntro.\n\n${TASKS_OPEN.slice('# Tasks\n\n'.length)}- [ ] Test the greeting\n` });
-    const moved = JSON.parse((await runCli(['check', 'open', '--format', 'sarif'], { cwd: dir })).stdout).runs[0].results;
+    const moved = JSON.parse((await runBuiltCli(['check', 'open', '--format', 'sarif'], { cwd: dir })).stdout).runs[0].results;
     const movedTasks = moved.filter((r: { ruleId: string }) => r.ruleId === 'tasks-incomplete');
     expect(movedTasks[0].locations[0].physicalLocation.region.startLine).toBe(6);
     expect(movedTasks.map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['theLoopFinding/v1'])).toEqual(tasks.map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['theLoopFinding/v1']));
@@ -127,17 +127,17 @@ describe('--format sarif', () => {
 
   it('the default helpUri is an absolute URI too, and an empty set is still a valid log', async () => {
     const dir = await makeRepo({ 'docs/specs/README.md': '#\n' });
-    const log = JSON.parse((await runCli(['check', '--all', '--allow-empty', '--format', 'sarif'], { cwd: dir })).stdout);
+    const log = JSON.parse((await runBuiltCli(['check', '--all', '--allow-empty', '--format', 'sarif'], { cwd: dir })).stdout);
     expect((await validator())(log)).toBe(true);
     expect(log.runs[0].results).toEqual([]);
-    expect((await runCli(['check', '--all', '--rules-url', 'docs/rules.md'], { cwd: dir })).code).toBe(2);
+    expect((await runBuiltCli(['check', '--all', '--rules-url', 'docs/rules.md'], { cwd: dir })).code).toBe(2);
   });
 });
 
 describe('--format github', () => {
   it('prints one escaped annotation per finding, errors and warnings apart', async () => {
     const dir = await makeRepo({ ...items, 'docs/specs/open/execution-log.md': '---\nphase: requirements-definition\n---\n# Log\n' });
-    const out = await runCli(['check', '--all', '--format', 'github'], { cwd: dir });
+    const out = await runBuiltCli(['check', '--all', '--format', 'github'], { cwd: dir });
     expect(out.code).toBe(1);
     const lines = out.stdout.trim().split('\n');
     expect(lines).toContain('::error file=docs/specs/open/tasks.md,line=4,col=1,title=the-loop tasks-incomplete (open · implementation)::' + lines.find((l) => l.startsWith('::error file=docs/specs/open/tasks.md,line=4'))!.split('::')[2]);
@@ -148,14 +148,14 @@ describe('--format github', () => {
 
   it('under --fail-on block, a finding that only waits on a person is a notice, not an error beside a green run', async () => {
     const dir = await makeRepo({ ...items, '.the-loop/harness-config.yaml': graphConfig({ humanApproval: true }), 'docs/specs/open/tasks.md': TASKS_DONE });
-    const block = await runCli(['check', '--all', '--format', 'github', '--fail-on', 'block'], { cwd: dir });
+    const block = await runBuiltCli(['check', '--all', '--format', 'github', '--fail-on', 'block'], { cwd: dir });
     const waiting = (text: string) => text.split('\n').filter((l) => l.includes('approval-missing'));
     expect(waiting(block.stdout).length).toBeGreaterThan(0);
     expect(waiting(block.stdout).every((l) => l.startsWith('::notice '))).toBe(true);
-    const unmet = await runCli(['check', '--all', '--format', 'github', '--fail-on', 'unmet'], { cwd: dir });
+    const unmet = await runBuiltCli(['check', '--all', '--format', 'github', '--fail-on', 'unmet'], { cwd: dir });
     expect(waiting(unmet.stdout).every((l) => l.startsWith('::error '))).toBe(true);
     expect(unmet.code).toBe(1);
-    const sarif = JSON.parse((await runCli(['check', '--all', '--format', 'sarif', '--fail-on', 'block'], { cwd: dir })).stdout);
+    const sarif = JSON.parse((await runBuiltCli(['check', '--all', '--format', 'sarif', '--fail-on', 'block'], { cwd: dir })).stdout);
     const levels = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId === 'approval-missing').map((r: { level: string }) => r.level);
     expect(levels.length).toBeGreaterThan(0);
     expect(new Set(levels)).toEqual(new Set(['note']));

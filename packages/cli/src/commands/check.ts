@@ -8,7 +8,7 @@ import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
 import { evaluateFromDisk } from '../workspace/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { mapLimit } from '../workspace/map-limit.js';
-import { listWorkItems, resolveWorkItem } from '../workspace/read-work-item.js';
+import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, VERSION, type Command } from '../main.js';
 
@@ -70,14 +70,11 @@ export const command: Command = {
       return failsCheck(result, failOn) ? 1 : 0;
     }
 
-    const known = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
+    // Only --all refuses an empty spec root: a change may well touch no work item.
+    const known = await specRootWorkItems(repo, env.stderr, values.all !== true || values['allow-empty'] === true);
     let ids: string[];
-    if (values.all) {
-      if (known.length === 0 && !values['allow-empty']) {
-        throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
-      }
-      ids = known;
-    } else {
+    if (values.all) ids = known;
+    else {
       // --relative: paths from the project root, which may sit below the repository's top.
       const changed = splitZ(await git(repo.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', `${values['changed-from']}...HEAD`, '--']));
       const present = new Set(known);

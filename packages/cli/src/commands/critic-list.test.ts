@@ -1,7 +1,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
+import { runWithStandins, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 
@@ -17,7 +17,7 @@ interface Listing {
 }
 
 async function list(root: string, env: Record<string, string> = { PATH: STANDIN_PATH }): Promise<{ code: number | null; critics: Listing[]; stderr: string }> {
-  const result = await runCli(['critic', 'list', '--format', 'json'], { cwd: root, env });
+  const result = await runWithStandins(['critic', 'list', '--format', 'json'], { cwd: root, env });
   const document = result.stdout === '' ? { critics: [] } : (JSON.parse(result.stdout) as { schemaVersion: number; critics: Listing[] });
   return { code: result.code, critics: document.critics, stderr: result.stderr };
 }
@@ -64,7 +64,7 @@ describe('Running a round: critic list reports each critic, its executable, PATH
   it('reports "no critics configured" as a valid state, exit 0, in both formats', async () => {
     const root = await tempProject();
     expect(await list(root)).toMatchObject({ code: 0, critics: [] });
-    const table = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    const table = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('no critics configured');
   });
@@ -90,7 +90,7 @@ describe('Running a round: critic list reports each critic, its executable, PATH
     });
     await chmod(join(root, 'tools/review.sh'), 0o755);
     const sub = join(root, 'tools');
-    const result = await runCli(['critic', 'list', '--format', 'json', '--repo', root], { cwd: sub, env: { PATH: STANDIN_PATH } });
+    const result = await runWithStandins(['critic', 'list', '--format', 'json', '--repo', root], { cwd: sub, env: { PATH: STANDIN_PATH } });
     const [critic] = (JSON.parse(result.stdout) as { critics: Listing[] }).critics;
     expect(critic).toMatchObject({ available: true, path: join(root, 'tools/review.sh') });
   });
@@ -103,7 +103,7 @@ describe('Running a round: critic list reports each critic, its executable, PATH
 
   it('rejects the whole configuration (exit 2) when critics is not a list', async () => {
     const root = await tempProject({ [CONFIG]: 'reviews:\n  critics:\n    name: claude\n' });
-    const result = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    const result = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.critics must be a list/);
@@ -111,7 +111,7 @@ describe('Running a round: critic list reports each critic, its executable, PATH
 
   it('prints a table for people', async () => {
     const root = await tempProject({ [CONFIG]: 'reviews:\n  critics:\n    - name: claude-critic\n      harness: claude\n' });
-    const result = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH, NO_COLOR: '1' } });
+    const result = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH, NO_COLOR: '1' } });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[1]).toMatch(/^claude-critic +claude\/default +claude +yes +yes$/);
   });
@@ -123,10 +123,10 @@ describe('reviews configuration scope', () => {
       [CONFIG]: 'reviews:\n  criticReviewCount: many\n',
       'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n',
     });
-    const critic = await runCli(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    const critic = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
     expect(critic.code).toBe(2);
     expect(critic.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.criticReviewCount: must be a whole number/);
-    const check = await runCli(['check', 'issue-1', '--format', 'json'], { cwd: root, env: { PATH: STANDIN_PATH } });
+    const check = await runWithStandins(['check', 'issue-1', '--format', 'json'], { cwd: root, env: { PATH: STANDIN_PATH } });
     expect(check.code).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1' });
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastMessage, shownToModel, type MessagesRequest } from '../../../../test-fixtures/messages-api/server.js';
 import { claudeProject, claudeSandbox, type ClaudeSandbox } from '../test-support/claude-code.js';
-import { graphConfig, LOCKED, runCli, TASKS_OPEN } from '../test-support/cli.js';
+import { graphConfig, LOCKED, runBuiltCli, TASKS_OPEN } from '../test-support/cli.js';
 
 const REVIEW = '1. tasks.md: "Test the greeting" is still open.\n2. No test covers an empty name.';
 const RETIRED = 'claude-retired-1';
@@ -54,7 +54,7 @@ describe('critic run with harness: claude', () => {
 
     // A prompt that reads like options reaches the model as text (it travels on stdin).
     const prompt = '--model claude-opus-4 -p Review issue-7.';
-    const run = await runCli(['critic', 'run', 'claude-reviewer', `--prompt=${prompt}`, ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runBuiltCli(['critic', 'run', 'claude-reviewer', `--prompt=${prompt}`, ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(0);
     const envelope = JSON.parse(run.stdout);
@@ -82,7 +82,7 @@ describe('critic run with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['critic', 'run', 'claude-retired', '--prompt', 'Review issue-7.', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runBuiltCli(['critic', 'run', 'claude-retired', '--prompt', 'Review issue-7.', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(1);
     const envelope = JSON.parse(run.stdout);
@@ -97,7 +97,7 @@ describe('models check with harness: claude', () => {
     sandbox = await claudeSandbox([], refuseRetired);
     const dir = await project();
 
-    const run = await runCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
+    const run = await runBuiltCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: sandbox.env, inherit: false });
 
     expect(run.code).toBe(1);
     const models = JSON.parse(run.stdout).models;
@@ -119,7 +119,7 @@ describe('models check with harness: claude', () => {
     const dir = await claudeProject({ '.the-loop/harness-config.yaml': `reviews:\n  critics:\n${critics.join('')}` });
 
     // Claude Code's own retry count, at 0 so an overloaded API answers at once.
-    const run = await runCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: { ...sandbox.env, CLAUDE_CODE_MAX_RETRIES: '0' }, inherit: false });
+    const run = await runBuiltCli(['models', 'check', '--format', 'json', ...DEADLINE], { cwd: dir, env: { ...sandbox.env, CLAUDE_CODE_MAX_RETRIES: '0' }, inherit: false });
 
     expect(run.code).toBe(1);
     const models = JSON.parse(run.stdout).models;

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, isAlive, recorded, runCli, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
+import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 const RECORD_ARGS = join(STANDINS, 'record-args');
@@ -29,7 +29,7 @@ function envelopeOf(stdout: string): Record<string, unknown> {
 describe('Declaring a critic: an entry is runnable, not merely descriptive', () => {
   it('refuses an entry with only a name: it needs a harness with an adapter or a command', async () => {
     const root = await project('    - name: nothing\n      model: opus\n');
-    const result = await runCli(['critic', 'run', 'nothing', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'nothing', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('needs a harness the-loop has an adapter for, or an explicit command');
@@ -37,10 +37,10 @@ describe('Declaring a critic: an entry is runnable, not merely descriptive', () 
 
   it('refuses a harness the-loop has no adapter for, unless a command is declared', async () => {
     const root = await project('    - name: gem\n      harness: gemini\n' + commandCritic('["{prompt}"]', '      harness: gemini\n'));
-    const refused = await runCli(['critic', 'run', 'gem', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const refused = await runWithStandins(['critic', 'run', 'gem', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('no built-in adapter for harness "gemini"');
-    const ran = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const ran = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(ran.code).toBe(0);
     expect(envelopeOf(ran.stdout)['attribution']).toBe('[gemini/default]');
   });
@@ -48,7 +48,7 @@ describe('Declaring a critic: an entry is runnable, not merely descriptive', () 
   it('refuses an empty prompt: a critic handed nothing would review nothing', async () => {
     const root = await project(claudeCritic(), { 'empty.md': '  \n' });
     for (const args of [['--prompt', ' '], ['--prompt-file', 'empty.md']]) {
-      const result = await runCli(['critic', 'run', 'claude-critic', ...args], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', 'claude-critic', ...args], { cwd: root, env: env(root) });
       expect(result.code).toBe(2);
     }
     expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
@@ -58,7 +58,7 @@ describe('Declaring a critic: an entry is runnable, not merely descriptive', () 
 describe('Declaring a critic: a built-in harness derives its invocation from the adapter one-shot argv', () => {
   it('runs claude with --print, --output-format json and --model, the prompt on stdin', async () => {
     const root = await project(claudeCritic('claude-opus-4'));
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'Review the diff.'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'Review the diff.'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(call?.argv).toEqual(['--print', '--output-format', 'json', '--model', 'claude-opus-4']);
@@ -68,7 +68,7 @@ describe('Declaring a critic: a built-in harness derives its invocation from the
 
   it('runs cursor-agent with --model (never -m), --trust and the prompt after --', async () => {
     const root = await project(cursorCritic('gpt-5'));
-    const result = await runCli(['critic', 'run', 'cursor-critic', '--prompt', 'Review the diff.'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'cursor-critic', '--prompt', 'Review the diff.'], { cwd: root, env: env(root) });
     expect(result.stderr).not.toContain('unknown option');
     expect(result.code).toBe(0);
     const [call] = await recorded(join(root, 'record.jsonl'));
@@ -79,7 +79,7 @@ describe('Declaring a critic: a built-in harness derives its invocation from the
 
   it('leaves the model flag out when no model is declared, and attributes the round to the default model', async () => {
     const root = await project('    - name: plain\n      harness: claude\n');
-    const result = await runCli(['critic', 'run', 'plain', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'plain', '--prompt', 'x'], { cwd: root, env: env(root) });
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(call?.argv).toEqual(['--print', '--output-format', 'json']);
     expect(envelopeOf(result.stdout)['attribution']).toBe('[claude/default]');
@@ -92,7 +92,7 @@ describe('Declaring a critic: a built-in harness derives its invocation from the
     it(`${name}: a prompt that starts with "-" reaches the harness intact`, async () => {
       const root = await project(critic);
       const prompt = '--model evil -m x\n- review this';
-      const result = await runCli(['critic', 'run', name, `--prompt=${prompt}`], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', name, `--prompt=${prompt}`], { cwd: root, env: env(root) });
       expect(result.code).toBe(0);
       const [call] = await recorded(join(root, 'record.jsonl'));
       expect(call?.prompt).toBe(prompt);
@@ -102,7 +102,7 @@ describe('Declaring a critic: a built-in harness derives its invocation from the
       const root = await project(critic);
       const prompt = `${'ünïcödé review line, '.repeat(50_000)}end`;
       await writeFile(join(root, 'prompt.md'), prompt);
-      const result = await runCli(['critic', 'run', name, '--prompt-file', 'prompt.md'], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', name, '--prompt-file', 'prompt.md'], { cwd: root, env: env(root) });
       expect(result.code).toBe(0);
       expect(Buffer.byteLength(prompt)).toBeGreaterThan(1024 * 1024);
       const [call] = await recorded(join(root, 'record.jsonl'));
@@ -114,7 +114,7 @@ describe('Declaring a critic: a built-in harness derives its invocation from the
 describe('Declaring a critic: command is argv[0], never a shell line, and takes precedence over harness', () => {
   it('runs the command with its args, not the harness', async () => {
     const root = await project(commandCritic('["--review", "{prompt}"]', '      harness: claude\n      model: opus\n'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'look here'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'look here'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     const calls = await recorded(join(root, 'record.jsonl'));
     expect(calls).toHaveLength(1);
@@ -124,7 +124,7 @@ describe('Declaring a critic: command is argv[0], never a shell line, and takes 
 
   it('refuses a command holding whitespace as a phrase, not an executable, and spawns nothing', async () => {
     const root = await project('    - name: phrase\n      command: cursor-agent review\n      args: ["{prompt}"]\n');
-    const result = await runCli(['critic', 'run', 'phrase', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'phrase', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('a phrase, not an executable');
@@ -137,7 +137,7 @@ describe('Declaring a critic: command is argv[0], never a shell line, and takes 
     const prompt = `; touch ${marker}\n$(touch ${marker})\n\`touch ${marker}\`\n| touch ${marker} && touch ${marker}\n'"\\\n`;
     await writeFile(join(root, 'evil.md'), prompt);
     for (const name of ['script', 'claude-critic', 'cursor-critic']) {
-      const result = await runCli(['critic', 'run', name, '--prompt-file', 'evil.md'], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', name, '--prompt-file', 'evil.md'], { cwd: root, env: env(root) });
       expect(result.code).toBe(0);
     }
     expect(existsSync(marker)).toBe(false);
@@ -155,7 +155,7 @@ describe('Declaring a critic: placeholders are substituted element-wise from a c
       commandCritic('["--model={model}", "item {workItem} at {specDir}", "{cwd}", "{prompt}", "{promptFile}"]', '      model: m1\n'),
       { 'docs/specs/issue-7/design.md': '# Design\n' },
     );
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'a {model} b', '--work-item', 'issue-7'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'a {model} b', '--work-item', 'issue-7'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     const [call] = await recorded(join(root, 'record.jsonl'));
     const argv = call?.argv ?? [];
@@ -165,7 +165,7 @@ describe('Declaring a critic: placeholders are substituted element-wise from a c
 
   it('rejects an unknown placeholder instead of passing literal braces', async () => {
     const root = await project(commandCritic('["{prompt}", "{diff}"]'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('unknown placeholder {diff}');
@@ -174,7 +174,7 @@ describe('Declaring a critic: placeholders are substituted element-wise from a c
 
   it('refuses a command whose args carry neither {prompt} nor {promptFile}', async () => {
     const root = await project(commandCritic('["--review"]'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('must pass {prompt} or {promptFile}');
     expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
@@ -184,7 +184,7 @@ describe('Declaring a critic: placeholders are substituted element-wise from a c
 describe('Declaring a critic: env is overlaid on the inherited environment', () => {
   it('keeps the inherited variables and adds the entry env', async () => {
     const root = await project(commandCritic('["{prompt}"]', '      env:\n        CRITIC_FLAVOUR: strict\n'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { CRITIC_INHERITED: 'ambient-credential-lives-here' }) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { CRITIC_INHERITED: 'ambient-credential-lives-here' }) });
     expect(result.code).toBe(0);
     const [call] = (await recorded(join(root, 'record.jsonl'))) as unknown as { env: Record<string, string> }[];
     expect(call?.env).toEqual({ CRITIC_FLAVOUR: 'strict', CRITIC_INHERITED: 'ambient-credential-lives-here' });
@@ -194,7 +194,7 @@ describe('Declaring a critic: env is overlaid on the inherited environment', () 
 describe('Declaring a critic: cwd, timeoutSeconds and enabled complete the entry', () => {
   it('resolves a relative cwd against the project root, not the directory the CLI was started in', async () => {
     const root = await project(commandCritic('["{prompt}"]', '      cwd: sub/dir\n'), { 'sub/dir/.keep': '', 'elsewhere/.keep': '' });
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x', '--repo', root], { cwd: join(root, 'elsewhere'), env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x', '--repo', root], { cwd: join(root, 'elsewhere'), env: env(root) });
     expect(result.code).toBe(0);
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(call?.cwd).toBe(join(root, 'sub/dir'));
@@ -202,7 +202,7 @@ describe('Declaring a critic: cwd, timeoutSeconds and enabled complete the entry
 
   it('refuses to run a disabled critic (exit 2, nothing spawned)', async () => {
     const root = await project(claudeCritic() + '      enabled: false\n');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('disabled');
@@ -211,7 +211,7 @@ describe('Declaring a critic: cwd, timeoutSeconds and enabled complete the entry
 
   it('treats the string "false" as a configuration error, not as true', async () => {
     const root = await project(claudeCritic() + '      enabled: "false"\n');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('enabled: must be true or false');
   });
@@ -219,7 +219,7 @@ describe('Declaring a critic: cwd, timeoutSeconds and enabled complete the entry
   for (const bad of ['.inf', '.nan', '0', '-5']) {
     it(`rejects timeoutSeconds: ${bad}`, async () => {
       const root = await project(claudeCritic() + `      timeoutSeconds: ${bad}\n`);
-      const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('timeoutSeconds');
       expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
@@ -230,7 +230,7 @@ describe('Declaring a critic: cwd, timeoutSeconds and enabled complete the entry
 describe('Declaring a critic: names are unique', () => {
   it('rejects the whole configuration on a duplicate name', async () => {
     const root = await project(claudeCritic() + claudeCritic('sonnet'));
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/harness-config\.yaml:6:\d+ +duplicate critic name "claude-critic"/);
@@ -241,7 +241,7 @@ describe('Declaring a critic: names are unique', () => {
 describe('Running a round: exactly one named critic, no run-all mode', () => {
   it('runs only the named critic', async () => {
     const root = await project(claudeCritic() + cursorCritic());
-    await runCli(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    await runWithStandins(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     const calls = await recorded(join(root, 'record.jsonl'));
     expect(calls.map((call) => call.harness)).toEqual(['cursor-agent']);
   });
@@ -249,7 +249,7 @@ describe('Running a round: exactly one named critic, no run-all mode', () => {
   it('refuses a run without a name, with two names, or with an unknown name', async () => {
     const root = await project(claudeCritic() + cursorCritic());
     for (const args of [[], ['claude-critic', 'cursor-critic'], ['nobody']]) {
-      const result = await runCli(['critic', 'run', ...args, '--prompt', 'x'], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', ...args, '--prompt', 'x'], { cwd: root, env: env(root) });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
     }
@@ -259,7 +259,7 @@ describe('Running a round: exactly one named critic, no run-all mode', () => {
   it('needs exactly one of --prompt and --prompt-file', async () => {
     const root = await project(claudeCritic(), { 'p.md': 'x' });
     for (const args of [[], ['--prompt', 'x', '--prompt-file', 'p.md']]) {
-      const result = await runCli(['critic', 'run', 'claude-critic', ...args], { cwd: root, env: env(root) });
+      const result = await runWithStandins(['critic', 'run', 'claude-critic', ...args], { cwd: root, env: env(root) });
       expect(result.code).toBe(2);
     }
   });
@@ -268,8 +268,8 @@ describe('Running a round: exactly one named critic, no run-all mode', () => {
 describe('Running a round: argv without a shell, under a timeout, in the right directory', () => {
   it('runs in --cwd over the entry cwd, and the entry cwd over the project root', async () => {
     const root = await project(commandCritic('["{prompt}"]', '      cwd: entry\n'), { 'entry/.keep': '', 'flag/.keep': '' });
-    await runCli(['critic', 'run', 'script', '--prompt', 'x', '--cwd', 'flag'], { cwd: root, env: env(root) });
-    await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    await runWithStandins(['critic', 'run', 'script', '--prompt', 'x', '--cwd', 'flag'], { cwd: root, env: env(root) });
+    await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
     const calls = await recorded(join(root, 'record.jsonl'));
     expect(calls.map((call) => call.cwd)).toEqual([join(root, 'flag'), join(root, 'entry')]);
   });
@@ -277,7 +277,7 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
   it('times out a hung critic with --timeout, keeps its partial output, and fails the round (exit 1)', async () => {
     const root = await project(claudeCritic() + '      timeoutSeconds: 600\n      outputFormat: text\n');
     const started = Date.now();
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'partial-then-hang' }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'partial-then-hang' }) });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.code).toBe(1);
     const envelope = envelopeOf(result.stdout);
@@ -287,7 +287,7 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
 
   it('times out at the entry timeoutSeconds when no --timeout is given', async () => {
     const root = await project(claudeCritic() + '      timeoutSeconds: 0.5\n');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang' }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang' }) });
     expect(result.code).toBe(1);
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'timeout', error: expect.stringContaining('0.5 s') });
   });
@@ -295,7 +295,7 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
   it('kills the whole process group on timeout: a grandchild that ignores SIGTERM is gone afterwards', async () => {
     const root = await project(claudeCritic());
     const pidFile = join(root, 'grandchild.pid');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang-grandchild', STANDIN_PIDFILE: pidFile }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--timeout', '1'], { cwd: root, env: env(root, { STANDIN_MODE: 'hang-grandchild', STANDIN_PIDFILE: pidFile }) });
     expect(result.code).toBe(1);
     const pid = Number(await readFile(pidFile, 'utf8'));
     expect(pid).toBeGreaterThan(0);
@@ -305,7 +305,7 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
 
   it('closes stdin of a command critic, so a critic that reads stdin does not hang', async () => {
     const root = await project(commandCritic('["{prompt}"]', '      timeoutSeconds: 20\n'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root), stdin: 'the operator typed this' });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root), stdin: 'the operator typed this' });
     expect(result.code).toBe(0);
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(call?.stdin).toBe('');
@@ -315,7 +315,7 @@ describe('Running a round: argv without a shell, under a timeout, in the right d
 describe('Running a round: {prompt} and {promptFile} always resolve', () => {
   it('writes an inline prompt to a scratch file for the round and removes it afterwards', async () => {
     const root = await project(commandCritic('["{promptFile}", "{prompt}"]'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'inline prompt ✓'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'inline prompt ✓'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     const [call] = (await recorded(join(root, 'record.jsonl'))) as unknown as { argv: string[]; files: Record<string, string> }[];
     const scratch = call?.argv[0] as string;
@@ -326,7 +326,7 @@ describe('Running a round: {prompt} and {promptFile} always resolve', () => {
 
   it('removes the scratch file when the round fails', async () => {
     const root = await project(commandCritic('["{promptFile}"]'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_EXIT: '4' }) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_EXIT: '4' }) });
     expect(result.code).toBe(1);
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(existsSync(call?.argv[0] as string)).toBe(false);
@@ -334,7 +334,7 @@ describe('Running a round: {prompt} and {promptFile} always resolve', () => {
 
   it('reads a --prompt-file into {prompt}, and passes the file itself as {promptFile}', async () => {
     const root = await project(commandCritic('["{prompt}", "{promptFile}"]'), { 'review.md': 'from a file\n' });
-    await runCli(['critic', 'run', 'script', '--prompt-file', 'review.md'], { cwd: root, env: env(root) });
+    await runWithStandins(['critic', 'run', 'script', '--prompt-file', 'review.md'], { cwd: root, env: env(root) });
     const [call] = await recorded(join(root, 'record.jsonl'));
     expect(call?.argv).toEqual(['from a file\n', join(root, 'review.md')]);
   });
@@ -343,7 +343,7 @@ describe('Running a round: {prompt} and {promptFile} always resolve', () => {
 describe('Running a round: stdout is exactly one JSON envelope', () => {
   it('prints the envelope with every field and usage, diagnostics on stderr only', async () => {
     const root = await project(claudeCritic());
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     const envelope = envelopeOf(result.stdout);
     expect(Object.keys(envelope).sort()).toEqual(
@@ -367,7 +367,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
 
   it('--output-file also writes the envelope to disk', async () => {
     const root = await project(claudeCritic());
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--output-file', 'out/round.json'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--output-file', 'out/round.json'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     expect(await readFile(join(root, 'out/round.json'), 'utf8')).toBe(result.stdout);
     expect((await readdir(join(root, 'out'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -375,7 +375,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
 
   it('falls back to raw stdout when a json critic printed prose: it still produced a review', async () => {
     const root = await project(claudeCritic());
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'prose' }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'prose' }) });
     expect(result.code).toBe(0);
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: true, output: 'Finding 1: the error path is untested.\nFinding 2: none else.\n', usage: { present: false } });
   });
@@ -383,27 +383,27 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
   it('extracts the text of a command critic with outputFormat json, or keeps raw stdout when no known key holds it', async () => {
     const root = await project(commandCritic('["{prompt}"]', '      outputFormat: json\n'));
     const payload = JSON.stringify({ review: 'R1: rename it' });
-    const one = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: payload }) });
+    const one = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: payload }) });
     expect(envelopeOf(one.stdout)['output']).toBe('R1: rename it');
-    const two = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: '[1,2]' }) });
+    const two = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: '[1,2]' }) });
     expect(envelopeOf(two.stdout)['output']).toBe('[1,2]');
   });
 
   it('reports usage.present false when the critic reported none (cursor)', async () => {
     const root = await project(cursorCritic());
-    const result = await runCli(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(envelopeOf(result.stdout)['usage']).toEqual({ inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null, costUsd: null, present: false });
   });
 
   it('never prints invalid JSON for a NaN cost or nonsense usage', async () => {
     const root = await project(claudeCritic());
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'odd-usage' }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'odd-usage' }) });
     expect(envelopeOf(result.stdout)['usage']).toEqual({ inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null, costUsd: null, present: false });
   });
 
   it('decodes undecodable output lossily instead of crashing', async () => {
     const root = await project(claudeCritic() + '      outputFormat: text\n');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'invalid-utf8' }) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, { STANDIN_MODE: 'invalid-utf8' }) });
     expect(result.code).toBe(0);
     expect(envelopeOf(result.stdout)['output']).toBe('bad\uFFFD\uFFFD\n');
   });
@@ -417,7 +417,7 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
   for (const [what, extraEnv, reason] of failing) {
     it(`fails the round on ${what}, still printing the envelope`, async () => {
       const root = await project(claudeCritic());
-      const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, extraEnv) });
+      const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root, extraEnv) });
       expect(result.code).toBe(1);
       const envelope = envelopeOf(result.stdout);
       expect(envelope).toMatchObject({ ok: false, reason });
@@ -427,7 +427,7 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
 
   it('fails a round that printed no review: silence is not "zero findings"', async () => {
     const root = await project(commandCritic('["{prompt}"]'));
-    const result = await runCli(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: '  \n' }) });
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root, { RECORD_OUTPUT: '  \n' }) });
     expect(result.code).toBe(1);
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'no-output', exitCode: 0 });
   });
@@ -435,7 +435,7 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
   it('fails the round (exit 1, envelope printed) when the binary is absent, with no fallback executable', async () => {
     const empty = await tempProject();
     const root = await project(cursorCritic());
-    const result = await runCli(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: { PATH: empty } });
+    const result = await runWithStandins(['critic', 'run', 'cursor-critic', '--prompt', 'x'], { cwd: root, env: { PATH: empty } });
     expect(result.code).toBe(1);
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'binary-missing', exitCode: null });
   });
@@ -443,21 +443,21 @@ describe('Running a round: exit codes 0 ran · 1 failed with an envelope · 2 mi
   it('fails the round (exit 1) when the executable exists but cannot be started', async () => {
     const root = await project('    - name: broken\n      command: ./broken.sh\n      args: ["{prompt}"]\n', { 'broken.sh': '#!/no-such-interpreter\n' });
     await chmod(join(root, 'broken.sh'), 0o755);
-    const result = await runCli(['critic', 'run', 'broken', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'broken', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(1);
     expect(envelopeOf(result.stdout)).toMatchObject({ ok: false, reason: 'spawn-failed', error: expect.stringContaining('interpreter') });
   });
 
   it('exits 2 when the configuration file does not parse', async () => {
     const root = await tempProject({ [CONFIG]: 'reviews: [unclosed\n' });
-    const result = await runCli(['critic', 'run', 'a', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'a', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
   });
 
   it('reads the fallback .the-loop/config.yaml when harness-config.yaml is absent', async () => {
     const root = await tempProject({ '.the-loop/config.yaml': `reviews:\n  critics:\n${claudeCritic()}` });
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
   });
 });
@@ -467,7 +467,7 @@ describe('Author ≠ critic', () => {
 
   it('refuses a critic with the author\'s harness and model (exit 2, nothing spawned)', async () => {
     const root = await project(claudeCritic('opus'), { 'docs/specs/issue-1/execution-log.md': log });
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('the same harness and model that wrote issue-1');
@@ -476,13 +476,13 @@ describe('Author ≠ critic', () => {
 
   it('runs a critic of another model', async () => {
     const root = await project(claudeCritic('sonnet'), { 'docs/specs/issue-1/execution-log.md': log });
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
   });
 
   it('only warns with reviews.sameModelCritic: warn', async () => {
     const root = await project(claudeCritic('opus'), { 'docs/specs/issue-1/execution-log.md': log }, '  sameModelCritic: warn\n');
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'issue-1'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('warning');
     expect(envelopeOf(result.stdout)['ok']).toBe(true);
@@ -491,7 +491,7 @@ describe('Author ≠ critic', () => {
   it('rejects a work-item id that escapes the spec root', async () => {
     const root = await project(claudeCritic());
     await mkdir(join(root, 'docs/specs'), { recursive: true });
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', '../x'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', '../x'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
   });
 });
@@ -517,7 +517,7 @@ describe('Running a round: nothing outlives the CLI', () => {
 
   it('refuses a --spec-dir outside the project', async () => {
     const root = await project(claudeCritic());
-    const result = await runCli(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'a', '--spec-dir', '../elsewhere'], { cwd: root, env: env(root) });
+    const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'a', '--spec-dir', '../elsewhere'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--spec-dir');
   });

@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from '../main.js';
 import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../process/scratch-file.js';
@@ -55,7 +56,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   await requireDirectory(cwd ?? (critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd)), cwd === undefined ? `the working directory of critic "${name}"` : '--cwd');
 
   const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
-  const roundInputs = { projectRoot: repo.root, specDir, workItem, cwd, timeoutSeconds, env: env.env };
+  const roundInputs = { projectRoot: repo.root, join, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
     const round = await runCriticRound(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
     if (!round.ok) throw new UsageError(round.reason);
@@ -107,10 +108,7 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   const dir = join(repo.root, specDir, id);
   await requireDirectory(dir, `work item "${id}" (${specDir}/${id})`);
   const logPath = join(dir, EXECUTION_LOG);
-  const text = await readFile(logPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${specDir}/${id}/${EXECUTION_LOG}: ${error.message}`);
-  });
+  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`);
   if (text === undefined) return;
   const author = authorFromFrontMatter(parseArtifact(`${specDir}/${id}/${EXECUTION_LOG}`, text).frontMatter?.data);
   if (!author || !isSameAuthor(critic, author)) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BIN, git, makeRepo, runCli, writeFiles } from '../test-support/cli.js';
+import { BIN, git, makeRepo, runBuiltCli, writeFiles } from '../test-support/cli.js';
 
 interface Report {
   ok: boolean;
@@ -10,8 +10,8 @@ describe('doctor', () => {
   it('proves every installed hook blocks the canaries and lets the control through', async () => {
     const dir = await makeRepo({});
     await git(dir, ['init', '-q']);
-    expect((await runCli(['hooks', 'install', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
-    const out = await runCli(['doctor', '--format', 'json'], { cwd: dir });
+    expect((await runBuiltCli(['hooks', 'install', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
+    const out = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
     const report = JSON.parse(out.stdout) as Report;
     expect(report.harnesses.map((h) => [h.harness, h.installed])).toEqual([['claude', 'yes'], ['cursor', 'yes'], ['git', 'yes']]);
     expect(report.harnesses.flatMap((h) => h.checks.map((c) => c.event))).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'stop', 'sessionStart', 'afterFileEdit', 'pre-push']);
@@ -23,8 +23,8 @@ describe('doctor', () => {
   it('fails when an installed hook lets a canary through', async () => {
     // A launcher that answers every hook with "allow": wired, but enforcing nothing.
     const dir = await makeRepo({ 'bin/fake-loop': '#!/bin/sh\ncat >/dev/null\necho "{}"\n' });
-    await runCli(['hooks', 'install', '--claude', '--command', 'bin/fake-loop'], { cwd: dir });
-    const out = await runCli(['doctor'], { cwd: dir });
+    await runBuiltCli(['hooks', 'install', '--claude', '--command', 'bin/fake-loop'], { cwd: dir });
+    const out = await runBuiltCli(['doctor'], { cwd: dir });
     expect(out.code).toBe(1);
     expect(out.stdout).toContain('FAIL  Stop');
     expect(out.stdout).toContain('an unticked task passed through');
@@ -35,7 +35,7 @@ describe('doctor', () => {
     const dir = await makeRepo({
       '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cd x && the-loop hook Stop --harness claude' }] }] } }),
     });
-    const out = await runCli(['doctor', '--format', 'json'], { cwd: dir });
+    const out = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
     expect(out.code).toBe(1);
     const stop = (JSON.parse(out.stdout) as Report).harnesses[0]!.checks.find((c) => c.event === 'Stop')!;
     expect(stop.detail).toContain('cannot run without a shell');
@@ -44,9 +44,9 @@ describe('doctor', () => {
   it('fails when a harness settings file does not parse, even with another hook working', async () => {
     const dir = await makeRepo({});
     await git(dir, ['init', '-q']);
-    expect((await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
+    expect((await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
     await writeFiles(dir, { '.claude/settings.json': '{"hooks": ' });
-    const out = await runCli(['doctor', '--format', 'json'], { cwd: dir });
+    const out = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
     const report = JSON.parse(out.stdout) as Report;
     expect(report.harnesses.find((h) => h.harness === 'claude')!.checks).toEqual([{ event: '(file)', ok: false, detail: '.claude/settings.json is not valid JSON' }]);
     expect(report.harnesses.find((h) => h.harness === 'git')!.checks.every((c) => c.ok)).toBe(true);
@@ -56,7 +56,7 @@ describe('doctor', () => {
 
   it('exits 1 when nothing is installed: nothing is enforced', async () => {
     const dir = await makeRepo({});
-    const out = await runCli(['doctor'], { cwd: dir });
+    const out = await runBuiltCli(['doctor'], { cwd: dir });
     expect(out.code).toBe(1);
     expect(out.stdout).toContain('Nothing is installed');
   });

@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { howItEnded, type HarnessAdapter, type HookEvent } from '@the-loop/core';
+import { howItEnded, parseJson, parseJsonObject, type HarnessAdapter, type HookEvent } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { CANARIES, CONTROL, SPEC_DIR, writeCanaryRepo } from '../doctor/canary-repo.js';
 import { resolveLauncher, splitCommandLine } from '../doctor/command-line.js';
-import { readIfPresent } from '../install/plan.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
 import { gitHooksDir } from '../install/targets.js';
 import { git } from '../git/git.js';
@@ -66,13 +66,9 @@ export const command: Command = {
 async function checkHarness(adapter: HarnessAdapter, root: string, env: CommandEnv): Promise<HarnessReport> {
   const { file } = adapter.settings;
   const text = await readIfPresent(join(root, file));
-  let value: unknown;
-  try {
-    value = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return { harness: adapter.name, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
-  }
-  const commands = adapter.settings.installed(value);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (parsed && !parsed.ok) return { harness: adapter.name, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
+  const commands = adapter.settings.installed(parsed?.value);
   if (commands.size === 0) return { harness: adapter.name, file, installed: 'no', checks: [] };
   // Each event gets its own canary repository, so they run side by side.
   const checks = await Promise.all(
@@ -96,14 +92,9 @@ async function checkHarnessEvent(adapter: HarnessAdapter, event: HookEvent, line
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
     // Harnesses start hooks in the project directory; the payload (and the project variable) point at the canaries.
-    const result = await runArgv(argv, { cwd: root, stdin: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
-    let reply: Record<string, unknown> | undefined;
-    try {
-      reply = JSON.parse(result.stdout) as Record<string, unknown>;
-    } catch {
-      reply = undefined;
-    }
-    return { ...result, reply };
+    const result = await runHookCommand(argv, { cwd: root, stdin: JSON.stringify(payload), env: hookEnv, timeoutMs: 30_000 });
+    const reply = parseJsonObject(result.stdout, 'the reply');
+    return { ...result, reply: reply.ok ? reply.value : undefined };
   };
   const fileOf = (id: string, name: string) => join(dir, ...SPEC_DIR.split('/'), id, name);
   const problems: string[] = [];
@@ -155,7 +146,7 @@ async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {
     await g(['commit', '-q', '-m', 'control']);
     const base = (await g(['rev-parse', 'HEAD'])).toString('utf8').trim();
     const push = async (ref: string, sha: string, remote: string) =>
-      runArgv(argv, { cwd: repoDir, stdin: `refs/heads/${ref} ${sha} refs/heads/${ref} ${remote}\n`, env: { ...env.env, NO_COLOR: '1' }, timeoutMs: 60_000 });
+      runHookCommand(argv, { cwd: repoDir, stdin: `refs/heads/${ref} ${sha} refs/heads/${ref} ${remote}\n`, env: { ...env.env, NO_COLOR: '1' }, timeoutMs: 60_000 });
     const problems: string[] = [];
     const control = await push('main', base, '0'.repeat(40));
     if (control.exitCode !== 0) problems.push(`${CONTROL}: the clean push was refused (${control.ended}${control.stderr.trim() ? `: ${control.stderr.trim().split('\n').pop()}` : ''})`);
@@ -175,7 +166,7 @@ async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {
 }
 
 // Run an installed hook's command line (already split into argv) and say how it ended.
-async function runArgv(argv: readonly string[], options: { cwd: string; stdin: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunResult & { ended: string }> {
+async function runHookCommand(argv: readonly string[], options: { cwd: string; stdin: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunResult & { ended: string }> {
   const request = { command: argv[0] ?? '', args: argv.slice(1), ...options };
   const result = await runProcess(request);
   return { ...result, ended: howItEnded(request, result) };

@@ -1,13 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, readJson, runCli, writeFiles } from '../test-support/graph-cli.js';
+import { makeRepo, readJson, runWithoutTokens, writeFiles } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;
 const REQUIREMENTS = '---\nstatus: approved\n---\n# Requirements\n\n## Security considerations\n\n- **session tokens**: stored server-side\n';
 const LOG = '---\nphase: requirements-definition   # not-started | brainstorming | design\nowner: ann\n---\n# Execution log\n\nNext: design\n';
 const COLLABORATORS = 'collaborators:\n  - login: alice\n    roles: [approver]\n  - login: bob\n    roles: [lead]\n';
+
+// A configuration whose graph extends the default one with these node and edge lines.
+const extendingDefault = (nodes: string[], edges: string[]): string =>
+  ['workflow:', '  graph:', '    extends: default', '    nodes:', ...nodes.map((l) => `      ${l}`), '    edges:', ...edges.map((l) => `      ${l}`), ''].join('\n');
 
 function repo(extra: Record<string, string> = {}): Promise<string> {
   return makeRepo({
@@ -24,14 +28,14 @@ const state = (root: string) => readJson<State>(join(root, DIR, 'graph-state.jso
 describe('graph advance / approve / complete', () => {
   it('parks at a human node; front-matter status: approved alone does not pass it', async () => {
     const root = await repo();
-    const advance = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
     expect(advance.code).toBe(0);
     expect(advance.json()).toMatchObject({ schemaVersion: 1, currentNode: 'requirements-approval', parked: { node: 'requirements-approval' } });
-    const claim = await runCli(['graph', 'complete', ID, '--node', 'requirements-approval', '--format', 'json'], { cwd: root });
+    const claim = await runWithoutTokens(['graph', 'complete', ID, '--node', 'requirements-approval', '--format', 'json'], { cwd: root });
     expect(claim.code).toBe(1);
     expect(claim.json<{ gate: { outcome: string; findings: { ruleId: string }[] } }>().gate).toMatchObject({ outcome: 'wait', findings: [{ ruleId: 'approval-missing' }] });
     expect((await state(root)).currentNode).toBe('requirements-approval');
-    const check = await runCli(['check', ID, '--format', 'json'], { cwd: root });
+    const check = await runWithoutTokens(['check', ID, '--format', 'json'], { cwd: root });
     const approval = check.json<{ nodes: { node: string; outcome: string; findings: { ruleId: string }[] }[] }>().nodes.find((n) => n.node === 'requirements-approval');
     expect(approval?.outcome).toBe('wait');
     expect(approval?.findings.map((f) => f.ruleId)).toEqual(['approval-missing']);
@@ -39,62 +43,62 @@ describe('graph advance / approve / complete', () => {
 
   it('records an approver\'s approval with the file digest and refuses anyone else', async () => {
     const root = await repo();
-    const bob = await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'bob'], { cwd: root });
+    const bob = await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'bob'], { cwd: root });
     expect(bob.code).toBe(2);
     expect(bob.stderr).toContain('"bob" is not listed with the approver role in .the-loop/collaborators.yaml (approvers: alice)');
-    const alice = await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice', '--format', 'json'], { cwd: root });
+    const alice = await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice', '--format', 'json'], { cwd: root });
     expect(alice.code).toBe(0);
     const { createHash } = await import('node:crypto');
     expect((await state(root)).approvals).toEqual([{ artifact: 'requirements.md', digest: createHash('sha256').update(REQUIREMENTS).digest('hex'), by: 'alice', at: expect.any(String) }]);
-    const advance = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
     // The pointer moved, so the command succeeds; the gate it stopped at is reported.
     expect(advance.json()).toMatchObject({ currentNode: 'design', ok: true, gate: { node: 'design', outcome: 'block', stalled: false } });
     expect(advance.code).toBe(0);
-    const claim = await runCli(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
+    const claim = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(claim.code).toBe(1);
     expect(claim.stdout).toContain('artifact-missing');
   });
 
   it('loses no update when several commands write the same state at once', async () => {
     const root = await repo();
-    const runs = await Promise.all(Array.from({ length: 6 }, () => runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root })));
+    const runs = await Promise.all(Array.from({ length: 6 }, () => runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root })));
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
     expect((await state(root)).approvals).toHaveLength(6);
   });
 
   it('an opt-in node gates the work item only once a collaborator selects it', async () => {
     const root = await repo({ [`${DIR}/design.md`]: '---\nstatus: approved\n---\n# Design\n\n## Security design\n\nsession tokens live server-side.\n' });
-    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
-    await runCli(['graph', 'approve', ID, 'design.md', '--by', 'alice'], { cwd: root });
-    const before = await runCli(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'design.md', '--by', 'alice'], { cwd: root });
+    const before = await runWithoutTokens(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
     expect(before.json<{ currentNode: string }>().currentNode).toBe('tasks-breakdown');
-    const stranger = await runCli(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'mallory'], { cwd: root });
+    const stranger = await runWithoutTokens(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'mallory'], { cwd: root });
     expect(stranger.code).toBe(2);
-    expect((await runCli(['graph', 'opt-in', ID, 'design', '--by', 'bob'], { cwd: root })).code).toBe(2);
-    expect((await runCli(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'bob'], { cwd: root })).code).toBe(0);
-    const after = await runCli(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
+    expect((await runWithoutTokens(['graph', 'opt-in', ID, 'design', '--by', 'bob'], { cwd: root })).code).toBe(2);
+    expect((await runWithoutTokens(['graph', 'opt-in', ID, 'design-critic-review', '--by', 'bob'], { cwd: root })).code).toBe(0);
+    const after = await runWithoutTokens(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
     expect(after.json<{ currentNode: string }>().currentNode).toBe('design-critic-review');
   });
 
   it('makes an approval stale when the approved file changes (tamper)', async () => {
     const root = await repo();
-    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
-    await runCli(['graph', 'advance', ID], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
     await writeFile(join(root, DIR, 'requirements.md'), `${REQUIREMENTS}\n- **admin API**: new, unreviewed\n`);
-    const check = await runCli(['check', ID, '--format', 'json'], { cwd: root });
+    const check = await runWithoutTokens(['check', ID, '--format', 'json'], { cwd: root });
     expect(check.code).toBe(1);
     const result = check.json<{ currentNode: string; findings: { ruleId: string; file: string; actual?: string }[] }>();
     expect(result.currentNode).toBe('requirements-approval');
     expect(result.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['approval-stale', 'phase-mismatch']));
     expect(result.findings.find((f) => f.ruleId === 'phase-mismatch' && f.file.endsWith('graph-state.json'))).toMatchObject({ actual: 'design' });
-    const recompute = await runCli(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
+    const recompute = await runWithoutTokens(['check', ID, '--format', 'json', '--recompute'], { cwd: root });
     expect(recompute.json<{ findings: { file: string }[] }>().findings.map((f) => f.file)).not.toContain(`${DIR}/graph-state.json`);
   });
 
   it('keeps the execution log\'s phase and Phase transitions table in step with the graph', async () => {
     const root = await repo();
-    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
-    await runCli(['graph', 'advance', ID], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
     const log = await readFile(join(root, DIR, 'execution-log.md'), 'utf8');
     expect(log).toMatch(/^---\nphase: design # not-started \| brainstorming \| design\nowner: ann\n---\n# Execution log\n\nNext: design\n/);
     const rows = log.split('\n').filter((l) => /^\| \d{4}-/.test(l)).map((l) => l.split('|').slice(2, 5).map((c) => c.trim()));
@@ -108,66 +112,66 @@ describe('graph advance / approve / complete', () => {
 
   it('escalates on the same findings twice running and persists it', async () => {
     const root = await repo();
-    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
     await writeFiles(root, { [`${DIR}/design.md`]: '# Design\n\n## Overview\n\nText.\n' });
-    const first = await runCli(['graph', 'advance', ID], { cwd: root });
+    const first = await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
     expect(first.code).toBe(0);
-    const once = await runCli(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
+    const once = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(once.code).toBe(1);
     expect((await state(root)).currentNode).toBe('design');
-    const again = await runCli(['graph', 'complete', ID, '--node', 'design', '--format', 'json'], { cwd: root });
+    const again = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design', '--format', 'json'], { cwd: root });
     expect(again.code).toBe(1);
     const s = await state(root);
     expect(s.currentNode).toBe('escalated');
     expect(s.escalated).toMatchObject({ node: 'design', reason: 'the same findings twice running at "design"' });
     expect(s.nodes['design']?.attempts).toBe(2);
-    const stuck = await runCli(['graph', 'advance', ID], { cwd: root });
+    const stuck = await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
     expect(stuck.code).toBe(2);
     expect(stuck.stderr).toContain('escalated');
   });
 
   it('force is audited in state and the log, and forges no approval', async () => {
     const root = await repo();
-    const forced = await runCli(['graph', 'force', ID, '--to', 'implementation', '--reason', 'spike agreed with the team', '--by', 'bob', '--format', 'json'], { cwd: root });
+    const forced = await runWithoutTokens(['graph', 'force', ID, '--to', 'implementation', '--reason', 'spike agreed with the team', '--by', 'bob', '--format', 'json'], { cwd: root });
     expect(forced.code).toBe(0);
     const s = await state(root);
     expect(s.currentNode).toBe('implementation');
     expect(s.forced).toEqual([{ from: 'brainstorming', to: 'implementation', reason: 'spike agreed with the team', by: 'bob', at: expect.any(String) }]);
     expect(s.approvals).toEqual([]);
     expect(await readFile(join(root, DIR, 'execution-log.md'), 'utf8')).toContain('| brainstorming | implementation | forced | forced: spike agreed with the team |');
-    const unknown = await runCli(['graph', 'force', ID, '--to', 'nowhere', '--reason', 'x'], { cwd: root });
+    const unknown = await runWithoutTokens(['graph', 'force', ID, '--to', 'nowhere', '--reason', 'x'], { cwd: root });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('node "nowhere" is not declared');
   });
 
   it('refuses an undeclared transition and names the declared ones', async () => {
     const root = await repo();
-    await runCli(['graph', 'advance', ID], { cwd: root });
-    const result = await runCli(['graph', 'advance', ID, '--outcome', 'changes-requested', '--to', 'design'], { cwd: root });
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
+    const result = await runWithoutTokens(['graph', 'advance', ID, '--outcome', 'changes-requested', '--to', 'design'], { cwd: root });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('requirements-approval → design is not declared');
     expect(result.stderr).toContain('declared: pass → design, changes-requested → requirements-definition');
-    const routed = await runCli(['graph', 'advance', ID, '--outcome', 'changes-requested', '--format', 'json'], { cwd: root });
+    const routed = await runWithoutTokens(['graph', 'advance', ID, '--outcome', 'changes-requested', '--format', 'json'], { cwd: root });
     expect(routed.json()).toMatchObject({ currentNode: 'requirements-definition', taken: [{ from: 'requirements-approval', to: 'requirements-definition', on: 'changes-requested' }] });
   });
 
   it('a corrupt state file is an error naming it, never a reset; check fails closed', async () => {
     const root = await repo({ [`${DIR}/graph-state.json`]: '{\n  "schemaVersion": 1,\n  "workItem": "issue-7",\n  "currentNode": 42\n' });
-    const advance = await runCli(['graph', 'advance', ID], { cwd: root });
+    const advance = await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
     expect(advance.code).toBe(2);
     expect(advance.stderr).toContain(`${DIR}/graph-state.json:`);
     expect(await readFile(join(root, DIR, 'graph-state.json'), 'utf8')).toContain('"currentNode": 42');
-    const check = await runCli(['check', ID, '--format', 'json', '--fail-on', 'block'], { cwd: root });
+    const check = await runWithoutTokens(['check', ID, '--format', 'json', '--fail-on', 'block'], { cwd: root });
     expect(check.code).toBe(1);
     expect(check.json<{ ok: boolean; findings: { ruleId: string; file: string }[] }>().findings).toEqual(expect.arrayContaining([expect.objectContaining({ ruleId: 'graph-state-invalid', file: `${DIR}/graph-state.json` })]));
   });
 
   it('validates ids and reports a broken collaborators file with its line', async () => {
     const root = await repo({ '.the-loop/collaborators.yaml': 'collaborators:\n  - login: alice\n    roles: approver\n' });
-    const bad = await runCli(['graph', 'advance', '../x'], { cwd: root });
+    const bad = await runWithoutTokens(['graph', 'advance', '../x'], { cwd: root });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('names a path outside the spec root');
-    const broken = await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    const broken = await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('.the-loop/collaborators.yaml:3:');
   });
@@ -176,38 +180,28 @@ describe('graph advance / approve / complete', () => {
 describe('graph show and repository graphs', () => {
   it('prints the graph in its YAML shape and as mermaid with the work item\'s node highlighted', async () => {
     const root = await repo();
-    const json = await runCli(['graph', 'show', '--format', 'json'], { cwd: root });
+    const json = await runWithoutTokens(['graph', 'show', '--format', 'json'], { cwd: root });
     expect(json.code).toBe(0);
     const doc = json.json<{ schemaVersion: number; start: string; nodes: { id: string }[]; edges: { from: string; to: string; on: string }[] }>();
     expect(doc.start).toBe('brainstorming');
     expect(doc.edges).toContainEqual({ from: 'design-approval', to: 'design', on: 'changes-requested' });
-    await runCli(['graph', 'advance', ID], { cwd: root });
-    const mermaid = await runCli(['graph', 'show', ID, '--format', 'mermaid'], { cwd: root });
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
+    const mermaid = await runWithoutTokens(['graph', 'show', ID, '--format', 'mermaid'], { cwd: root });
     expect(mermaid.stdout.split('\n')[0]).toBe('stateDiagram-v2');
     expect(mermaid.stdout).toContain('class requirements_approval current');
   });
 
   it('uses a repository graph that extends the default one', async () => {
     const root = await repo({
-      '.the-loop/harness-config.yaml': [
-        'workflow:',
-        '  graph:',
-        '    extends: default',
-        '    nodes:',
-        '      - id: threat-model',
-        '        phase: design',
-        '        actor: agent',
-        '        produces: threat-model.md',
-        '    edges:',
-        '      - {from: requirements-approval, to: threat-model, on: pass}',
-        '      - {from: threat-model, to: design, on: pass}',
-        '',
-      ].join('\n'),
+      '.the-loop/harness-config.yaml': extendingDefault(
+        ['- id: threat-model', '  phase: design', '  actor: agent', '  produces: threat-model.md'],
+        ['- {from: requirements-approval, to: threat-model, on: pass}', '- {from: threat-model, to: design, on: pass}'],
+      ),
     });
-    await runCli(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
-    const advance = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
     expect(advance.json()).toMatchObject({ currentNode: 'threat-model', gate: { node: 'threat-model', outcome: 'block', findings: [{ ruleId: 'artifact-missing' }] } });
-    const show = await runCli(['graph', 'show', '--format', 'json'], { cwd: root });
+    const show = await runWithoutTokens(['graph', 'show', '--format', 'json'], { cwd: root });
     expect(show.json<{ edges: unknown[] }>().edges).toContainEqual({ from: 'threat-model', to: 'design', on: 'pass' });
   });
 
@@ -227,10 +221,10 @@ describe('graph show and repository graphs', () => {
       '',
     ].join('\n');
     const root = await repo({ '.the-loop/harness-config.yaml': config, [`${DIR}/review.md`]: '# Review\n' });
-    const chosen = await runCli(['graph', 'advance', ID, '--choice', 'rework', '--format', 'json'], { cwd: root });
+    const chosen = await runWithoutTokens(['graph', 'advance', ID, '--choice', 'rework', '--format', 'json'], { cwd: root });
     expect(chosen.json()).toMatchObject({ currentNode: 'rework', taken: [{ from: 'review', to: 'rework', on: 'needs-work' }] });
-    await runCli(['graph', 'force', ID, '--to', 'review', '--reason', 'second pass'], { cwd: root });
-    const bogus = await runCli(['graph', 'advance', ID, '--choice', 'nowhere', '--format', 'json'], { cwd: root });
+    await runWithoutTokens(['graph', 'force', ID, '--to', 'review', '--reason', 'second pass'], { cwd: root });
+    const bogus = await runWithoutTokens(['graph', 'advance', ID, '--choice', 'nowhere', '--format', 'json'], { cwd: root });
     const doc = bogus.json<{ currentNode: string; effects: { kind: string; message?: string }[]; state: { decisions: unknown[] } }>();
     expect(doc.currentNode).toBe('ship');
     expect(doc.effects.find((e) => e.kind === 'log')?.message).toContain('choice "nowhere" is not one of ship, rework');
@@ -238,30 +232,19 @@ describe('graph show and repository graphs', () => {
       { node: 'review', requested: 'rework', taken: 'rework', via: 'choice', at: expect.any(String) },
       { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', reason: 'choice "nowhere" is not one of ship, rework', at: expect.any(String) },
     ]);
-    const status = await runCli(['graph', 'status', ID, '--format', 'json'], { cwd: root });
+    const status = await runWithoutTokens(['graph', 'status', ID, '--format', 'json'], { cwd: root });
     expect(status.json()).toMatchObject({ schemaVersion: 1, workItem: ID, recordedNode: 'ship', derivedNode: 'ship', agrees: true });
   });
 
   it('reports every graph error with its YAML line; a typo is never a weaker gate', async () => {
     const root = await repo({
-      '.the-loop/harness-config.yaml': [
-        'workflow:',
-        '  graph:',
-        '    extends: default',
-        '    nodes:',
-        '      - id: design',
-        '        phase: design',
-        '        actor: agent',
-        '        produces: design.md',
-        '        gate:',
-        '          - sectons: ["Security design"]',
-        '    edges:',
-        '      - {from: design, to: nowhere, on: pass}',
-        '',
-      ].join('\n'),
+      '.the-loop/harness-config.yaml': extendingDefault(
+        ['- id: design', '  phase: design', '  actor: agent', '  produces: design.md', '  gate:', '    - sectons: ["Security design"]'],
+        ['- {from: design, to: nowhere, on: pass}'],
+      ),
     });
     for (const args of [['graph', 'show'], ['check', ID], ['graph', 'advance', ID]]) {
-      const result = await runCli(args, { cwd: root });
+      const result = await runWithoutTokens(args, { cwd: root });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/\.the-loop\/harness-config\.yaml:10:\d+ +unknown gate predicate "sectons" \(did you mean "sections"\?\)/);
       expect(result.stderr).toMatch(/\.the-loop\/harness-config\.yaml:12:\d+ +edge to unknown node "nowhere"/);

@@ -13,12 +13,13 @@ import {
   type GraphState,
   type TransitionResult,
 } from '@the-loop/core';
-import { configurationError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { commitTransitions, type Decision, type Gate } from '../state/commit-transitions.js';
 import { loadCollaborators } from '../workspace/collaborators.js';
 import { evaluateFromDisk, evaluateNodeFromDisk } from '../workspace/evaluate.js';
-import { loadGraphState, readGraphState, statePathOf } from '../state/graph-state-store.js';
-import { artifactNames, resolveWorkItem, sha256 } from '../workspace/read-work-item.js';
+import { loadGraphState, statePathOf } from '../state/graph-state-store.js';
+import { sha256 } from '../workspace/digest.js';
+import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 
@@ -213,9 +214,7 @@ async function show(repo: Repo, positionals: readonly string[], formatOption: st
 }
 
 async function status(repo: Repo, id: string, out: Out): Promise<number> {
-  const read = await readGraphState(repo, id);
-  if (read.kind === 'invalid') throw configurationError('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues);
-  const state = read.kind === 'ok' ? read.state : null;
+  const state = (await loadGraphState(repo, id)) ?? null;
   const derived = await evaluateFromDisk(repo, id, { recompute: true });
   const recorded = state ? state.currentNode : undefined;
   const agrees = state === null || recorded === derived.currentNode;

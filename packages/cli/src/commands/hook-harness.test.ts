@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, graphConfig, LOCKED, makeRepo, payload, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { git, graphConfig, LOCKED, makeRepo, payload, runBuiltCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 
@@ -11,7 +11,7 @@ async function openItem(extra: Record<string, string> = {}, config = graphConfig
 
 async function stop(harness: 'claude' | 'cursor', cwd: string, extra: Record<string, unknown> = {}, args: string[] = []) {
   const input = await payload(harness, 'stop', { cwd, ...extra });
-  const result = await runCli(['hook', harness === 'claude' ? 'Stop' : 'stop', '--harness', harness, ...args], { cwd, input });
+  const result = await runBuiltCli(['hook', harness === 'claude' ? 'Stop' : 'stop', '--harness', harness, ...args], { cwd, input });
   return { ...result, json: result.stdout.trim() ? (JSON.parse(result.stdout) as Record<string, unknown>) : undefined };
 }
 
@@ -90,7 +90,7 @@ describe('Claude Code Stop', () => {
     expect((await stop('claude', dir)).json).toEqual({});
     expect((await stop('claude', dir)).json).toEqual({});
     expect((await stop('claude', dir, { session_id: 'another-session' })).json).toEqual({});
-    const forced = await runCli(['graph', 'force', 'issue-7', '--to', 'implementation', '--reason', 'tasks re-planned'], { cwd: dir });
+    const forced = await runBuiltCli(['graph', 'force', 'issue-7', '--to', 'implementation', '--reason', 'tasks re-planned'], { cwd: dir });
     expect(forced.code).toBe(0);
     expect((await stop('claude', dir, { session_id: 'another-session' })).json?.['decision']).toBe('block');
   });
@@ -100,7 +100,7 @@ describe('Claude Code Stop', () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, config);
     expect((await stop('claude', dir)).json?.['decision']).toBe('block');
     // Two advances over the same findings escalate in the graph runtime.
-    for (let i = 0; i < 3; i += 1) await runCli(['graph', 'advance', 'issue-7'], { cwd: dir });
+    for (let i = 0; i < 3; i += 1) await runBuiltCli(['graph', 'advance', 'issue-7'], { cwd: dir });
     const out = await stop('claude', dir);
     expect(out.json).toEqual({});
     expect(out.stderr).toContain('issue-7 is escalated at "implementation"');
@@ -123,9 +123,9 @@ describe('Claude Code Stop', () => {
     expect(out.stderr).toContain('.the-loop/harness-config.yaml');
     expect(out.stderr).toContain('not enforcing this time');
 
-    const bad = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: dir, input: 'not json' });
+    const bad = await runBuiltCli(['hook', 'Stop', '--harness', 'claude'], { cwd: dir, input: 'not json' });
     expect(bad.code).toBe(1);
-    const unknown = await runCli(['hook', 'Stop', '--harness', 'claude', '--bogus'], { cwd: dir, input: '{}' });
+    const unknown = await runBuiltCli(['hook', 'Stop', '--harness', 'claude', '--bogus'], { cwd: dir, input: '{}' });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('--bogus');
   });
@@ -134,7 +134,7 @@ describe('Claude Code Stop', () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, `${graphConfig()}\nhooks:\n  noProgressCap: 0\n`);
     const out = await stop('claude', dir);
     expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/harness-config\.yaml:\d+:\d+ +hooks\.noProgressCap must be a whole number/);
+    expect(out.stderr).toMatch(/harness-config\.yaml:\d+:\d+ +hooks\.noProgressCap: must be a whole number/);
   });
 });
 
@@ -165,7 +165,7 @@ describe('work-item resolution', () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' });
     const elsewhere = await makeRepo({});
     const input = await payload('claude', 'stop', { cwd: elsewhere });
-    const out = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: elsewhere, input, env: { CLAUDE_PROJECT_DIR: dir } });
+    const out = await runBuiltCli(['hook', 'Stop', '--harness', 'claude'], { cwd: elsewhere, input, env: { CLAUDE_PROJECT_DIR: dir } });
     expect(JSON.parse(out.stdout).decision).toBe('block');
   });
 });
@@ -174,7 +174,7 @@ describe('finding the project', () => {
   it('climbs from a session working in a subdirectory to the project root', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7', 'src/lib/.keep': '' });
     const sub = join(dir, 'src/lib');
-    const out = await runCli(['hook', 'Stop', '--harness', 'claude'], { cwd: sub, input: await payload('claude', 'stop', { cwd: sub }) });
+    const out = await runBuiltCli(['hook', 'Stop', '--harness', 'claude'], { cwd: sub, input: await payload('claude', 'stop', { cwd: sub }) });
     expect(JSON.parse(out.stdout).decision).toBe('block');
   });
 
@@ -190,7 +190,7 @@ describe('Claude Code context and edit hooks', () => {
   it('SessionStart and UserPromptSubmit inject the node, its assignment and the claim command', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' });
     for (const [name, event] of [['session-start', 'SessionStart'], ['user-prompt-submit', 'UserPromptSubmit']] as const) {
-      const out = await runCli(['hook', event, '--harness', 'claude'], { cwd: dir, input: await payload('claude', name, { cwd: dir }) });
+      const out = await runBuiltCli(['hook', event, '--harness', 'claude'], { cwd: dir, input: await payload('claude', name, { cwd: dir }) });
       expect(out.code).toBe(0);
       const reply = JSON.parse(out.stdout);
       expect(reply.hookSpecificOutput.hookEventName).toBe(event);
@@ -204,24 +204,24 @@ describe('Claude Code context and edit hooks', () => {
 
   it('SessionStart on a node waiting on a human says to hand over, not to approve', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ humanApproval: true }));
-    const out = await runCli(['hook', 'SessionStart', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'session-start', { cwd: dir }) });
+    const out = await runBuiltCli(['hook', 'SessionStart', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'session-start', { cwd: dir }) });
     expect(JSON.parse(out.stdout).hookSpecificOutput.additionalContext).toContain('waits on a human');
   });
 
   it('PostToolUse validates a written artifact at once and is silent outside the spec root', async () => {
     const dir = await openItem({ 'docs/specs/issue-7/execution-log.md': '---\nphase: implementation  # not-started | implementation\n---\n# Log\n' });
     const file = join(dir, 'docs/specs/issue-7/execution-log.md');
-    const out = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file }) });
+    const out = await runBuiltCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file }) });
     expect(out.code).toBe(0);
     const text = JSON.parse(out.stdout).hookSpecificOutput.additionalContext as string;
     expect(text).toContain('the-loop checked docs/specs/issue-7/execution-log.md');
     expect(text).toContain('docs/specs/issue-7/execution-log.md:2:8 template-residue');
 
-    const relative = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: 'docs/specs/issue-7/tasks.md' }) });
+    const relative = await runBuiltCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: 'docs/specs/issue-7/tasks.md' }) });
     expect(JSON.parse(relative.stdout).hookSpecificOutput.additionalContext).toContain('tasks-incomplete');
 
     for (const outside of [join(dir, 'src/app.ts'), join(dir, '..', 'elsewhere.md'), join(dir, 'docs/specs/README.md')]) {
-      const silent = await runCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: outside }) });
+      const silent = await runBuiltCli(['hook', 'PostToolUse', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'post-tool-use', { cwd: dir, file: outside }) });
       expect(silent).toMatchObject({ code: 0, stdout: '{}\n', stderr: '' });
     }
   });
@@ -246,10 +246,10 @@ describe('Cursor', () => {
 
   it('sessionStart returns additional_context; afterFileEdit reports findings on stderr', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' });
-    const start = await runCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'session-start', { cwd: dir }) });
+    const start = await runBuiltCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'session-start', { cwd: dir }) });
     expect(JSON.parse(start.stdout).additional_context).toContain('the-loop graph complete issue-7 --node implementation');
     const file = join(dir, 'docs/specs/issue-7/tasks.md');
-    const edit = await runCli(['hook', 'afterFileEdit', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'after-file-edit', { cwd: dir, file }) });
+    const edit = await runBuiltCli(['hook', 'afterFileEdit', '--harness', 'cursor'], { cwd: dir, input: await payload('cursor', 'after-file-edit', { cwd: dir, file }) });
     expect(edit.code).toBe(0);
     expect(JSON.parse(edit.stdout)).toEqual({});
     expect(edit.stderr).toContain('docs/specs/issue-7/tasks.md:4:1 tasks-incomplete');
@@ -258,8 +258,8 @@ describe('Cursor', () => {
   it('steps aside in a session the-loop started itself as a critic or a probe (THE_LOOP_HOOKS=off)', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' });
     const env = { THE_LOOP_HOOKS: 'off' };
-    const stopped = await runCli(['hook', 'stop', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'stop', { cwd: dir }) });
-    const started = await runCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'session-start', { cwd: dir }) });
+    const stopped = await runBuiltCli(['hook', 'stop', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'stop', { cwd: dir }) });
+    const started = await runBuiltCli(['hook', 'sessionStart', '--harness', 'cursor'], { cwd: dir, env, input: await payload('cursor', 'session-start', { cwd: dir }) });
     for (const out of [stopped, started]) {
       expect(out.code).toBe(0);
       expect(JSON.parse(out.stdout)).toEqual({});
@@ -269,7 +269,7 @@ describe('Cursor', () => {
 
   it('rejects an event of the other dialect without blocking', async () => {
     const dir = await openItem();
-    const out = await runCli(['hook', 'Stop', '--harness', 'cursor'], { cwd: dir, input: '{}' });
+    const out = await runBuiltCli(['hook', 'Stop', '--harness', 'cursor'], { cwd: dir, input: '{}' });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('cursor hook event must be one of stop, sessionStart, afterFileEdit');
   });

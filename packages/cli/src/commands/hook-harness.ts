@@ -78,7 +78,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     }
     // An item graph state has escalated waits on a person (`graph force`): never push on.
     const state = await readGraphState(repo, resolution.id);
-    if (state.kind === 'ok' && state.state.escalated) {
+    if (state?.ok && state.state.escalated) {
       say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
       return hooks.stopReply(undefined);
     }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, git, graphConfig, LOCKED, makeRepo, runArgv, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { BIN, git, graphConfig, LOCKED, makeRepo, runArgv, runBuiltCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const ITEM = 'docs/specs/issue-3';
 
@@ -12,7 +12,7 @@ async function setUp(extra: Record<string, string> = {}) {
   const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'README.md': '# Demo\n', ...extra });
   await git(dir, ['init', '-q']);
   await git(dir, ['remote', 'add', 'origin', remote]);
-  const install = await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
+  const install = await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
   expect(install.code).toBe(0);
   return { dir, remote };
 }
@@ -73,7 +73,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     const { dir } = await setUp();
     // Installed before: the user's own hook is kept and chained.
     await writeFiles(dir, { '.git/hooks/pre-push': '#!/bin/sh\ncat > "$(git rev-parse --git-dir)/user-hook-stdin"\necho "remote=$1"\n' });
-    await runCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
+    await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir });
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'readme']);
     const out = await push(dir, 'main');
@@ -84,7 +84,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
   it('refuses the push (exit 2) when the chained hook is killed before it exits', async () => {
     const dir = await makeRepo({ 'hooks/pre-push.pre-the-loop': '#!/bin/sh\nkill -KILL $$\n' });
     await git(dir, ['init', '-q']);
-    const out = await runCli(['hook', 'pre-push', '--chain', 'hooks/pre-push.pre-the-loop', 'origin', 'url'], { cwd: dir, input: '' });
+    const out = await runBuiltCli(['hook', 'pre-push', '--chain', 'hooks/pre-push.pre-the-loop', 'origin', 'url'], { cwd: dir, input: '' });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('the chained hook hooks/pre-push.pre-the-loop: killed by SIGKILL');
   });
@@ -103,7 +103,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
   it('fails closed on input that is not git pre-push lines', async () => {
     const dir = await makeRepo({});
     await git(dir, ['init', '-q']);
-    const out = await runCli(['hook', 'pre-push', 'origin', 'url'], { cwd: dir, input: 'garbage\n' });
+    const out = await runBuiltCli(['hook', 'pre-push', 'origin', 'url'], { cwd: dir, input: 'garbage\n' });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('pre-push input line 1');
   });

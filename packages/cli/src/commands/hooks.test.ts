@@ -1,7 +1,7 @@
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli } from '../test-support/cli.js';
+import { git, makeRepo, runBuiltCli } from '../test-support/cli.js';
 
 const USER_CLAUDE = `{
   "model": "opus",
@@ -28,7 +28,7 @@ describe('hooks install', () => {
   it('merges into existing settings, keeps every user hook, and a second run is byte-identical', async () => {
     const dir = await makeRepo({ '.claude/settings.json': USER_CLAUDE, '.cursor/hooks.json': USER_CURSOR });
     await git(dir, ['init', '-q']);
-    const first = await runCli(['hooks', 'install'], { cwd: dir });
+    const first = await runBuiltCli(['hooks', 'install'], { cwd: dir });
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/claude +\.claude\/settings\.json +updated/);
     const claude = await read(dir, '.claude/settings.json');
@@ -48,7 +48,7 @@ describe('hooks install', () => {
     expect(hooks.hooks.beforeShellExecution).toEqual([{ command: './hooks/audit.sh' }]);
     expect(hooks.hooks.stop).toEqual([{ command: './hooks/log-stop.sh' }, { command: 'node_modules/.bin/the-loop hook stop --harness cursor', loop_limit: 5 }]);
 
-    const second = await runCli(['hooks', 'install'], { cwd: dir });
+    const second = await runBuiltCli(['hooks', 'install'], { cwd: dir });
     expect(second.stdout).toMatch(/claude +\.claude\/settings\.json +unchanged/);
     expect(await read(dir, '.claude/settings.json')).toBe(claude);
     expect(await read(dir, '.cursor/hooks.json')).toBe(cursor);
@@ -57,8 +57,8 @@ describe('hooks install', () => {
 
   it('--uninstall removes only its own entries', async () => {
     const dir = await makeRepo({ '.claude/settings.json': USER_CLAUDE, '.cursor/hooks.json': USER_CURSOR });
-    await runCli(['hooks', 'install', '--claude', '--cursor'], { cwd: dir });
-    const out = await runCli(['hooks', 'install', '--claude', '--cursor', '--uninstall'], { cwd: dir });
+    await runBuiltCli(['hooks', 'install', '--claude', '--cursor'], { cwd: dir });
+    const out = await runBuiltCli(['hooks', 'install', '--claude', '--cursor', '--uninstall'], { cwd: dir });
     expect(out.code).toBe(0);
     expect(JSON.parse(await read(dir, '.claude/settings.json'))).toEqual(JSON.parse(USER_CLAUDE));
     expect(JSON.parse(await read(dir, '.cursor/hooks.json'))).toEqual(JSON.parse(USER_CURSOR));
@@ -66,7 +66,7 @@ describe('hooks install', () => {
 
   it('refuses a settings file that is not valid JSON, naming it, and writes nothing anywhere', async () => {
     const dir = await makeRepo({ '.claude/settings.json': '{ "hooks": { ', '.cursor/hooks.json': USER_CURSOR });
-    const out = await runCli(['hooks', 'install', '--claude', '--cursor'], { cwd: dir });
+    const out = await runBuiltCli(['hooks', 'install', '--claude', '--cursor'], { cwd: dir });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('.claude/settings.json is not valid JSON');
     expect(await read(dir, '.claude/settings.json')).toBe('{ "hooks": { ');
@@ -75,13 +75,13 @@ describe('hooks install', () => {
 
   it('reads a settings file saved with a byte-order mark', async () => {
     const dir = await makeRepo({ '.claude/settings.json': `\uFEFF${USER_CLAUDE}` });
-    expect((await runCli(['hooks', 'install', '--claude'], { cwd: dir })).code).toBe(0);
+    expect((await runBuiltCli(['hooks', 'install', '--claude'], { cwd: dir })).code).toBe(0);
     expect(JSON.parse(await read(dir, '.claude/settings.json')).model).toBe('opus');
   });
 
   it('refuses a hooks entry of the wrong shape rather than guessing', async () => {
     const dir = await makeRepo({ '.claude/settings.json': '{"hooks": {"Stop": "notify"}}\n' });
-    const out = await runCli(['hooks', 'install', '--claude'], { cwd: dir });
+    const out = await runBuiltCli(['hooks', 'install', '--claude'], { cwd: dir });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('"hooks.Stop" is not an array');
   });
@@ -90,7 +90,7 @@ describe('hooks install', () => {
     const dir = await makeRepo({ '.githooks/pre-push': '#!/bin/sh\necho "user hook ran with $1" >&2\nexit 0\n' });
     await git(dir, ['init', '-q']);
     await git(dir, ['config', 'core.hooksPath', '.githooks']);
-    const out = await runCli(['hooks', 'install', '--git'], { cwd: dir });
+    const out = await runBuiltCli(['hooks', 'install', '--git'], { cwd: dir });
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('.githooks/pre-push');
     const script = await read(dir, '.githooks/pre-push');
@@ -99,29 +99,29 @@ describe('hooks install', () => {
     await access(join(dir, '.githooks/pre-push'), constants.X_OK);
     expect((await stat(join(dir, '.githooks/pre-push'))).mode & 0o777).toBe(0o755);
 
-    expect((await runCli(['hooks', 'install', '--git'], { cwd: dir })).stdout).toContain('unchanged');
+    expect((await runBuiltCli(['hooks', 'install', '--git'], { cwd: dir })).stdout).toContain('unchanged');
     expect(await read(dir, '.githooks/pre-push')).toBe(script);
 
-    await runCli(['hooks', 'install', '--git', '--uninstall'], { cwd: dir });
+    await runBuiltCli(['hooks', 'install', '--git', '--uninstall'], { cwd: dir });
     expect(await read(dir, '.githooks/pre-push')).toContain('user hook ran');
     await expect(access(join(dir, '.githooks/pre-push.pre-the-loop'))).rejects.toThrow();
   });
 
   it('--git outside a git repository is a usage error', async () => {
     const dir = await makeRepo({});
-    const out = await runCli(['hooks', 'install', '--git'], { cwd: dir });
+    const out = await runBuiltCli(['hooks', 'install', '--git'], { cwd: dir });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('not a git repository');
   });
 
   it('--command sets the launcher in every file and rejects shell operators', async () => {
     const dir = await makeRepo({});
-    await runCli(['hooks', 'install', '--claude', '--command', 'npx the-loop'], { cwd: dir });
+    await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx the-loop'], { cwd: dir });
     expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
-    const bad = await runCli(['hooks', 'install', '--claude', '--command', 'the-loop; rm -rf /'], { cwd: dir });
+    const bad = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'the-loop; rm -rf /'], { cwd: dir });
     expect(bad.code).toBe(2);
     // Command substitution runs in the shell that starts the hook, like any other operator.
-    const substituted = await runCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
+    const substituted = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
     expect(substituted.code).toBe(2);
     expect(substituted.stderr).toContain('no shell operators');
     expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recorded, runCli, STANDIN_PATH, tempProject } from '../test-support/cli-harness.js';
+import { recorded, runWithStandins, STANDIN_PATH, tempProject } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 const VERDICTS = '.the-loop/local/model-verdicts.json';
@@ -40,7 +40,7 @@ async function project(): Promise<string> {
 }
 
 async function check(root: string, env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; models: Verdict[]; stderr: string }> {
-  const result = await runCli(['models', 'check', '--format', 'json', ...args], { cwd: root, env });
+  const result = await runWithStandins(['models', 'check', '--format', 'json', ...args], { cwd: root, env });
   return { code: result.code, models: (JSON.parse(result.stdout) as { models: Verdict[] }).models, stderr: result.stderr };
 }
 

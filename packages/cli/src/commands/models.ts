@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   argvForDigest,
@@ -22,6 +20,8 @@ import { withLocalLock, writeStateFile } from '../state/local-state.js';
 import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
+import { sha256 } from '../workspace/digest.js';
+import { readIfPresent } from '../workspace/read-file.js';
 
 const USAGE = `Usage: the-loop models check [--repo DIR] [--refresh] [--timeout SECONDS] [--format table|json]
 
@@ -63,12 +63,13 @@ async function modelsCheck(args: readonly string[], env: CommandEnv): Promise<nu
   const pairs = declaredModelPairs(reviews.critics, env.adapters);
 
   const file = join(repo.root, VERDICT_FILE);
-  const cache = parseVerdictFile(await readFile(file, 'utf8').catch(() => undefined));
+  // An unreadable cache is an empty one: its models are probed again, never trusted.
+  const cache = parseVerdictFile(await readIfPresent(file).catch(() => undefined));
   const results: (ModelVerdict & { cached: boolean })[] = [];
   for (const pair of pairs) {
     const adapter = env.adapters.find((candidate) => candidate.name === pair.harness) as HarnessAdapter;
     const oneShot = adapter.oneShot({ prompt: PROBE_PROMPT, model: pair.model, outputFormat: 'json' });
-    const argvDigest = createHash('sha256').update(argvForDigest(adapter.binary, oneShot.args)).digest('hex');
+    const argvDigest = sha256(argvForDigest(adapter.binary, oneShot.args));
     const hit = values.refresh === true ? undefined : cachedVerdict(cache, pair, argvDigest);
     if (hit) {
       results.push({ ...hit, cached: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphConfig, LOCKED, makeRepo, runCli, TASKS_DONE, TASKS_OPEN } from '../test-support/cli.js';
+import { graphConfig, LOCKED, makeRepo, runBuiltCli, TASKS_DONE, TASKS_OPEN } from '../test-support/cli.js';
 
 describe('report over enough work items to share them between threads', () => {
   it('reports every item once, in order, with the same verdicts a single thread gives', async () => {
@@ -10,7 +10,7 @@ describe('report over enough work items to share them between threads', () => {
       files[`docs/specs/${id}/tasks.md`] = i % 3 === 0 ? TASKS_OPEN : TASKS_DONE;
     });
     const dir = await makeRepo(files);
-    const out = await runCli(['report', '--format', 'json'], { cwd: dir });
+    const out = await runBuiltCli(['report', '--format', 'json'], { cwd: dir });
     expect(out.code).toBe(1);
     const report = JSON.parse(out.stdout) as { workItems: number; ok: boolean; findingsByRule: Record<string, number>; items: { workItem: string; ok: boolean }[] };
     expect(report.workItems).toBe(450);

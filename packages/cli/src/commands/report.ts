@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
 import { evaluateMany } from '../workspace/evaluate-many.js';
-import { artifactNames, listWorkItems } from '../workspace/read-work-item.js';
+import { artifactNames, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command } from '../main.js';
 
@@ -34,10 +34,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
     const repo = await openRepo(env.cwd, values.repo);
-    const ids = await listWorkItems(repo, (folder, why) => env.stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
-    if (ids.length === 0 && !values['allow-empty']) {
-      throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
-    }
+    const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
     const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
     if (format === 'json') writeReportJson(env.stdout, report);

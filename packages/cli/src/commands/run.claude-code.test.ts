@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastMessage, shownToModel } from '../../../../test-fixtures/messages-api/server.js';
 import { claudeProject, claudeSandbox, type ClaudeSandbox } from '../test-support/claude-code.js';
-import { LOCKED, runCli } from '../test-support/cli.js';
+import { LOCKED, runBuiltCli } from '../test-support/cli.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;
@@ -52,7 +52,7 @@ describe('the-loop run drives the real Claude Code', () => {
     ]);
     const dir = await claudeProject({ '.the-loop/harness-config.yaml': CONFIG, [`${DIR}/execution-log.md`]: '---\nphase: requirements-definition\n---\n# Execution log\n' }, ID);
 
-    const run = await runCli(['run', ID], { cwd: dir, env: sandbox.env, inherit: false, timeoutMs: 60_000 });
+    const run = await runBuiltCli(['run', ID], { cwd: dir, env: sandbox.env, inherit: false, timeoutMs: 60_000 });
 
     expect(run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{'))).toEqual([]);
     expect(run.code).toBe(0);

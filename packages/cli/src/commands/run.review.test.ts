@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recorded, runCli, STANDIN_PATH, tempProject } from '../test-support/cli-harness.js';
+import { recorded, runWithStandins, STANDIN_PATH, tempProject } from '../test-support/cli-harness.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;
@@ -40,7 +40,7 @@ async function project(configText: string) {
     dir,
     async run(steps: unknown[], args: string[] = []) {
       await writeFile(script, JSON.stringify(steps));
-      const done = await runCli(['run', ID, ...args], { cwd: dir, env: { PATH: STANDIN_PATH, STANDIN_SCRIPT: script, STANDIN_RECORD: record } });
+      const done = await runWithStandins(['run', ID, ...args], { cwd: dir, env: { PATH: STANDIN_PATH, STANDIN_SCRIPT: script, STANDIN_RECORD: record } });
       return { ...done, result: JSON.parse(done.stdout), events: done.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
     },
     prompts: () => recorded(record),
@@ -118,7 +118,7 @@ describe('the-loop run: review rounds', () => {
     const log = await p.read(`${DIR}/execution-log.md`);
     expect(log).toMatch(/## Review gaps\n\n- \S+: critic review round at "critic-review": no reviewer could run it/);
     // The unavailable round does not count: the gate still wants a critic round.
-    const check = await runCli(['check', ID, '--format', 'json'], { cwd: p.dir });
+    const check = await runWithStandins(['check', ID, '--format', 'json'], { cwd: p.dir });
     expect(JSON.parse(check.stdout).findings.map((f: { ruleId: string }) => f.ruleId)).toContain('review-rounds-missing');
     expect(existsSync(join(p.dir, DIR, 'conflicts.md'))).toBe(false);
     expect(await p.prompts()).toHaveLength(0);

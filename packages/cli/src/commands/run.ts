@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseModelRouting, parseRuntimeConfig, requestIdProblem, runExitCode, type HarnessAdapter, type RunResult } from '@the-loop/core';
 import { configurationError, UsageError } from '../errors.js';
+import { formatJson } from '../format/json.js';
 import { harnessNamed } from '../harness/adapters.js';
 import { findExecutable } from '../process/find-executable.js';
 import { readReferences } from '../orchestrator/references.js';
@@ -87,7 +88,7 @@ export const command: Command = {
     const result = await withRunLock(repo, id, () =>
       runWorkItem({ repo, id, adapter, adapters: env.adapters, model: values.model, routing: routing.routing, reviews, maxNodes, budgetSeconds, requestId, env: env.env, now: env.now, events }),
     );
-    const document = `${JSON.stringify(result, null, 2)}\n`;
+    const document = formatJson(result);
     // Kept before it is printed: a caller that saw it can always get it again.
     if (values['request-id'] !== undefined) await storeRun(repo, requestId, document);
     print(document, result);

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, runCli, writeExecutable } from '../test-support/graph-cli.js';
+import { makeRepo, runWithoutTokens, writeExecutable } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;
@@ -75,7 +75,7 @@ describe('label effects', () => {
     const labels = join(bin, 'labels.json');
     await writeFile(labels, JSON.stringify(['bug', 'loop:brainstorming', 'priority:high']));
     const env = { PATH: `${bin}${delimiter}${process.env.PATH}`, GH_STANDIN_LOG: join(bin, 'argv.log'), GH_STANDIN_LABELS: labels };
-    const result = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root, env });
+    const result = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root, env });
     expect(result.code).toBe(0);
     const reports = result.json<{ effects: Report[] }>().effects.filter((e) => e.kind === 'set-label');
     expect(reports.map((r) => [r.label, r.status])).toEqual([
@@ -112,7 +112,7 @@ describe('label effects', () => {
       return { status: 404, json: { message: 'Not Found' } };
     });
     const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `github:\n  repo: acme/app\n  port: rest\n  apiUrl: ${url}\n` });
-    const result = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root, env: { GITHUB_TOKEN: 's3cret' } });
+    const result = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root, env: { GITHUB_TOKEN: 's3cret' } });
     expect(result.code).toBe(0);
     expect(labels).toEqual(['bug', 'good first issue', 'loop:requirements-definition']);
     expect(seen).toEqual([
@@ -125,13 +125,13 @@ describe('label effects', () => {
 
   it('fail (exit 1, state still saved) without a token, and are skipped without configuration', async () => {
     const rest = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': 'github: {repo: acme/app, port: rest, apiUrl: "http://127.0.0.1:9"}\n' });
-    const failed = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: rest });
+    const failed = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: rest });
     expect(failed.code).toBe(1);
     const doc = failed.json<{ currentNode: string; effects: Report[] }>();
     expect(doc.currentNode).toBe('requirements-approval');
     expect(doc.effects.find((e) => e.kind === 'set-label' && e.status !== 'skipped')).toMatchObject({ status: 'failed', detail: expect.stringContaining('GITHUB_TOKEN') });
     const bare = await makeRepo(FILES);
-    const skipped = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: bare });
+    const skipped = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: bare });
     expect(skipped.code).toBe(0);
     expect(skipped.json<{ effects: Report[] }>().effects.filter((e) => e.kind === 'set-label').every((e) => e.status === 'skipped')).toBe(true);
   });
@@ -152,7 +152,7 @@ describe('notification effects', () => {
       ...FILES,
       '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}, "--channel", "a b; rm -rf /"]\n  webhook: ${url}/hook\n`,
     });
-    const result = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    const result = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
     expect(result.code).toBe(0);
     const expected = { schemaVersion: 1, event: 'onAwaitHuman', workItem: ID, node: 'requirements-approval', roles: ['approver'], recipients: ['alice'], message: `${ID}: requirements-approval waits on a person` };
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({ argv: ['--channel', 'a b; rm -rf /'], stdin: expected });
@@ -168,7 +168,7 @@ describe('notification effects', () => {
     const helper = `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(late)}, 'too late'), 3000)`;
     await writeFile(script, `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(helper)}], { stdio: 'ignore' }); setInterval(() => {}, 1000);`);
     const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}]\n  timeoutSeconds: 1\n` });
-    const result = await runCli(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    const result = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.json<{ effects: Report[] }>().effects.find((e) => e.kind === 'notify')).toMatchObject({ status: 'failed', detail: expect.stringContaining('timed out after 1 s') });
     await new Promise((resolve) => setTimeout(resolve, 3500));

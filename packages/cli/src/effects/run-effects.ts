@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFLICTS_FILE, EXECUTION_LOG, appendConflict, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
 import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from '../github/labels.js';
@@ -44,13 +44,13 @@ export async function runExternalEffects(effects: readonly Effect[], ctx: Effect
 
 async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-log-phase' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, EXECUTION_LOG);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readIfPresent(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...effect, status: 'skipped', detail: `${EXECUTION_LOG} does not exist yet` };
     return { ...effect, status: 'failed', detail: `cannot read ${EXECUTION_LOG}: ${(error as Error).message}` };
   }
+  if (text === undefined) return { ...effect, status: 'skipped', detail: `${EXECUTION_LOG} does not exist yet` };
   let next: string;
   if (effect.kind === 'log-transition') next = appendTransitionRow(text, effect.row);
   else {
@@ -70,11 +70,7 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
 async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
   try {
-    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    await writeFileAtomic(path, appendConflict(text, effect.entry));
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path), effect.entry));
   } catch (error) {
     return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
   }

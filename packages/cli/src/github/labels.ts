@@ -1,4 +1,4 @@
-import { runFailure, type GitHubConfig } from '@the-loop/core';
+import { parseJson, parseJsonObject, runFailure, type GitHubConfig } from '@the-loop/core';
 import { runProcess } from '../process/run-process.js';
 
 /** The prefix of the labels the-loop owns; every other label on an issue is left alone. */
@@ -32,9 +32,10 @@ export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, cwd: s
   };
   return {
     async labels(issue) {
-      const out = await gh(['issue', 'view', String(issue), '--repo', config.repo, '--json', 'labels']);
-      const parsed = JSON.parse(out) as { labels?: { name?: unknown }[] };
-      return (parsed.labels ?? []).map((l) => String(l.name));
+      const parsed = parseJsonObject(await gh(['issue', 'view', String(issue), '--repo', config.repo, '--json', 'labels']), 'gh issue view');
+      if (!parsed.ok) throw new Error(parsed.error);
+      const labels = parsed.value['labels'];
+      return (Array.isArray(labels) ? labels : []).map((l: { name?: unknown }) => String(l?.name));
     },
     async update(issue, add, remove) {
       const args = ['issue', 'edit', String(issue), '--repo', config.repo];
@@ -70,8 +71,9 @@ export function restLabelPort(config: GitHubConfig, token: string, timeoutMs = 3
   return {
     async labels(issue) {
       const response = await call('GET', `/${issue}/labels?per_page=100`);
-      const list = (await response.json()) as { name?: unknown }[];
-      return list.map((l) => String(l.name));
+      const list = parseJson(await response.text());
+      if (!list.ok || !Array.isArray(list.value)) throw new Error(`GET /${issue}/labels answered something other than a JSON list`);
+      return list.value.map((l: { name?: unknown }) => String(l?.name));
     },
     async update(issue, add, remove) {
       if (add) await call('POST', `/${issue}/labels`, { labels: [add] });

@@ -18,7 +18,7 @@ import { withHooksOff } from './hooks-off.js';
 /** Why a round ended as it did: a stable code beside the human `error`. */
 export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
 
-/** The one document `critic run` prints (ARCHITECTURE §7). */
+/** The one document `critic run` prints (docs/critics.md). */
 export interface Envelope {
   readonly schemaVersion: 1;
   readonly critic: string;

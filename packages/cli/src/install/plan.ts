@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 
@@ -7,21 +7,6 @@ export type Change =
   | { readonly kind: 'write'; readonly path: string; readonly text: string; readonly mode?: number }
   | { readonly kind: 'rename'; readonly from: string; readonly to: string }
   | { readonly kind: 'remove'; readonly path: string };
-
-/** Read a file, or undefined when it does not exist. */
-export async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** JSON the way the-loop writes settings: two spaces, a final newline. */
-export function formatJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
 
 /** Apply planned changes in order; every write is atomic. */
 export async function applyChanges(changes: readonly Change[]): Promise<void> {

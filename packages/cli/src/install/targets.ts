@@ -1,8 +1,10 @@
 import { join, relative, resolve } from 'node:path';
-import type { HarnessAdapter } from '@the-loop/core';
+import { parseJson, type HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { git } from '../git/git.js';
-import { formatJson, readIfPresent, type Change } from './plan.js';
+import { formatJson } from '../format/json.js';
+import { readIfPresent } from '../workspace/read-file.js';
+import type { Change } from './plan.js';
 import { CHAINED_SUFFIX, GIT_DEFAULT_LAUNCHER, isOwnPrePush, prePushScript } from './pre-push-script.js';
 
 /** What installing (or removing) one harness's hooks would change, and a one-word verdict for people. */
@@ -20,14 +22,9 @@ export async function planHarnessTarget(root: string, adapter: HarnessAdapter, u
   const file = settings.file;
   const path = join(root, file);
   const before = await readIfPresent(path);
-  let value: unknown;
-  if (before !== undefined) {
-    try {
-      value = JSON.parse(before.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      throw new UsageError(`${file} is not valid JSON (${(error as Error).message}); fix it first, nothing was written`);
-    }
-  }
+  const parsed = before === undefined ? undefined : parseJson(before);
+  if (parsed && !parsed.ok) throw new UsageError(`${file} is not valid JSON (${parsed.error}); fix it first, nothing was written`);
+  const value = parsed?.value;
   if (uninstall && before === undefined) return { target, file, changes: [], verdict: 'not installed' };
   const merged = uninstall ? settings.uninstall(value) : settings.install(value, launcher ?? settings.defaultLauncher);
   if (!merged.ok) throw new UsageError(`${file}: ${merged.error}; fix it first, nothing was written`);

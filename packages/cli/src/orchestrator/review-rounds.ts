@@ -13,7 +13,9 @@ import {
   type ReviewsConfig,
   type RoundRecord,
 } from '@the-loop/core';
+import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { REVIEW_CYCLES } from './run-log.js';
 
@@ -62,12 +64,12 @@ export async function roundHistory(repo: Repo, id: string): Promise<RoundRecord[
 export async function writeRound(repo: Repo, record: RoundRecord): Promise<void> {
   const dir = join(repo.specRoot, record.workItem, ROUNDS_DIR);
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(join(dir, `cycle-${record.cycle}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  await writeFileAtomic(join(dir, `cycle-${record.cycle}.json`), formatJson(record));
 }
 
 /** The highest cycle number the execution log's Review cycles table already uses (rows written by hand included). */
 export async function loggedCycles(repo: Repo, id: string): Promise<number> {
-  const text = await readFile(join(repo.specRoot, id, EXECUTION_LOG), 'utf8').catch(() => '');
+  const text = (await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG))) ?? '';
   const table = parseArtifact(EXECUTION_LOG, text).tables.find((t) => (t.section ?? '').toLowerCase().includes(REVIEW_CYCLES.toLowerCase()));
   const numbers = table?.rows.map((row) => Number.parseInt(row.cells[0] ?? '', 10)).filter((n) => Number.isInteger(n) && n > 0) ?? [];
   return Math.max(0, ...numbers);
@@ -75,7 +77,7 @@ export async function loggedCycles(repo: Repo, id: string): Promise<number> {
 
 /** Who wrote the work item, as its execution log records it. */
 export async function loggedAuthor(repo: Repo, id: string): Promise<Author | undefined> {
-  const text = await readFile(join(repo.specRoot, id, EXECUTION_LOG), 'utf8').catch(() => undefined);
+  const text = await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG));
   return text === undefined ? undefined : authorFromFrontMatter(parseArtifact(EXECUTION_LOG, text).frontMatter?.data);
 }
 

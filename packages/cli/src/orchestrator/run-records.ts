@@ -1,9 +1,11 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InFlightSchema, SessionsSchema, parseJsonDocument, type InFlight, type SessionRecord, type Sessions } from '@the-loop/core';
 import { configurationError } from '../errors.js';
+import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readRepositoryFile } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { withLock } from '../state/lock.js';
 import { LOCAL_DIR, localDir, withLocalLock } from '../state/local-state.js';
@@ -31,7 +33,7 @@ export async function readInFlight(repo: Repo, id: string): Promise<InFlight | u
 /** Record that an attempt is under way (and, once started, its harness's process). */
 export async function writeInFlight(repo: Repo, marker: Omit<InFlight, 'schemaVersion' | 'host'>): Promise<void> {
   const dir = await localDir(repo.root, IN_FLIGHT);
-  await writeFileAtomic(join(dir, `${marker.workItem}.json`), `${JSON.stringify({ schemaVersion: 1, ...marker, host: hostname() }, null, 2)}\n`);
+  await writeFileAtomic(join(dir, `${marker.workItem}.json`), formatJson({ schemaVersion: 1, ...marker, host: hostname() }));
 }
 
 /** The attempt is in graph state now. */
@@ -53,16 +55,14 @@ export async function latestSession(repo: Repo, id: string): Promise<SessionReco
 export async function recordSession(repo: Repo, id: string, record: SessionRecord): Promise<void> {
   await withLocalLock(repo.root, async (dir) => {
     const sessions: Sessions = (await readRecord(repo, SESSIONS, SessionsSchema)) ?? { schemaVersion: 1, workItems: {} };
-    await writeFileAtomic(join(dir, SESSIONS), `${JSON.stringify({ ...sessions, workItems: { ...sessions.workItems, [id]: record } }, null, 2)}\n`);
+    await writeFileAtomic(join(dir, SESSIONS), formatJson({ ...sessions, workItems: { ...sessions.workItems, [id]: record } }));
   });
 }
 
 /** The exact document a run with this request id printed, or undefined when there was none. */
 export async function storedRun(repo: Repo, requestId: string): Promise<string | undefined> {
-  return readFile(join(repo.root, LOCAL_DIR, RUNS, `${requestId}.json`), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw configurationError(`${LOCAL_DIR}/${RUNS}/${requestId}.json cannot be read`, [{ file: `${LOCAL_DIR}/${RUNS}/${requestId}.json`, line: 1, column: 1, message: error.message }]);
-  });
+  const file = `${LOCAL_DIR}/${RUNS}/${requestId}.json`;
+  return readRepositoryFile(join(repo.root, file), file);
 }
 
 /** Keep a run's document under its request id, so a retry with the same id gets it back byte for byte. */
@@ -72,10 +72,7 @@ export async function storeRun(repo: Repo, requestId: string, document: string):
 
 async function readRecord<S extends Parameters<typeof parseJsonDocument>[2]>(repo: Repo, name: string, schema: S) {
   const file = `${LOCAL_DIR}/${name}`;
-  const text = await readFile(join(repo.root, file), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw configurationError(`${file} cannot be read`, [{ file, line: 1, column: 1, message: error.message }]);
-  });
+  const text = await readRepositoryFile(join(repo.root, file), file);
   if (text === undefined) return undefined;
   const parsed = parseJsonDocument(file, text, schema);
   if (!parsed.ok) throw configurationError(`${file} is not a record the-loop wrote (delete it to start afresh)`, parsed.issues);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   DEFAULT_MAX_ATTEMPTS,
   ESCALATED_NODE,
@@ -44,7 +44,7 @@ import { withScratchFile } from '../process/scratch-file.js';
 import { commitTransitions, type Committed, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
 import { evaluateNodeFromDisk } from '../workspace/evaluate.js';
-import { sha256 } from '../workspace/read-work-item.js';
+import { sha256 } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
 import { invokeHarness, type CallOutcome, type HarnessCall, type Purpose } from './invoke-harness.js';
 import { readReferences } from './references.js';
@@ -336,7 +336,7 @@ class Run {
         const round = await withScratchFile(prompt, (promptFile) =>
           runCriticRound(
             entry,
-            { projectRoot: this.r.repo.root, specDir: this.r.repo.config.specDir, workItem: this.r.id, prompt, promptFile, env: this.r.env, answerSchema: REVIEW_ANSWER_SCHEMA },
+            { projectRoot: this.r.repo.root, join, specDir: this.r.repo.config.specDir, workItem: this.r.id, prompt, promptFile, env: this.r.env, answerSchema: REVIEW_ANSWER_SCHEMA },
             this.r.adapters,
           ),
         );

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readIfPresent } from '../workspace/read-file.js';
 import { join } from 'node:path';
-import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type SourceIssue } from '@the-loop/core';
+import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type GraphStateResult } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock, type LockOptions } from './lock.js';
@@ -11,27 +11,21 @@ export function statePathOf(repo: Repo, id: string): string {
   return `${repo.config.specDir}/${id}/${GRAPH_STATE_FILE}`;
 }
 
-export type StateRead = { kind: 'absent' } | { kind: 'ok'; state: GraphState } | { kind: 'invalid'; issues: SourceIssue[] };
-
-/** Read a work item's graph state without judging: absent, valid, or invalid with where. */
-export async function readGraphState(repo: Repo, id: string): Promise<StateRead> {
-  let text: string;
+/** Read a work item's graph state without judging it: undefined when there is none, else valid or invalid with where. */
+export async function readGraphState(repo: Repo, id: string): Promise<GraphStateResult | undefined> {
+  let text: string | undefined;
   try {
-    text = await readFile(join(repo.specRoot, id, GRAPH_STATE_FILE), 'utf8');
+    text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
-    return { kind: 'invalid', issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
+    return { ok: false, issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
   }
-  const result = parseGraphState(statePathOf(repo, id), text, id);
-  if (result.ok) return { kind: 'ok', state: result.state };
-  return { kind: 'invalid', issues: result.issues };
+  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id);
 }
 
 /** Read the state for a command: a corrupt file stops the command (exit 2), never resets. */
 export async function loadGraphState(repo: Repo, id: string): Promise<GraphState | undefined> {
   const read = await readGraphState(repo, id);
-  if (read.kind === 'absent') return undefined;
-  if (read.kind === 'ok') return read.state;
+  if (read === undefined || read.ok) return read?.state;
   throw configurationError('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues);
 }
 

@@ -1,5 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJson } from '@the-loop/core';
+import * as v from 'valibot';
+import { formatJson } from '../format/json.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock } from './lock.js';
 
@@ -24,23 +28,17 @@ export async function withLocalLock<T>(root: string, fn: (dir: string) => Promis
   return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: LOCK_WAIT_MS });
 }
 
-/** Read a JSON state file; absent is `fallback`, unparseable is an error naming the file. */
-export async function readStateFile<T>(dir: string, name: string, fallback: T): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, name), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
-    throw error;
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`${LOCAL_DIR}/${name} is not valid JSON; delete it to start afresh`);
-  }
+/** Read a JSON state file: undefined when absent; not JSON or off its schema is an error naming the file. */
+export async function readStateFile<S extends v.GenericSchema>(dir: string, name: string, schema: S): Promise<v.InferOutput<S> | undefined> {
+  const text = await readIfPresent(join(dir, name));
+  if (text === undefined) return undefined;
+  const json = parseJson(text);
+  const checked = json.ok ? v.safeParse(schema, json.value) : undefined;
+  if (!checked?.success) throw new Error(`${LOCAL_DIR}/${name} is not ${json.ok ? 'what the-loop wrote' : 'valid JSON'}; delete it to start afresh`);
+  return checked.output;
 }
 
 /** Write a JSON state file atomically, formatted. */
 export async function writeStateFile(dir: string, name: string, value: unknown): Promise<void> {
-  await writeFileAtomic(join(dir, name), `${JSON.stringify(value, null, 2)}\n`);
+  await writeFileAtomic(join(dir, name), formatJson(value));
 }

@@ -1,5 +1,6 @@
-import { decideStop, type StopCounter, type StopDecision } from '@the-loop/hooks';
+import { decideStop, StopCountersSchema, type StopCounter, type StopDecision } from '@the-loop/hooks';
 import type { WorkItemResult } from '@the-loop/core';
+import { sha256 } from '../workspace/digest.js';
 import { readStateFile, withLocalLock, writeStateFile } from './local-state.js';
 
 export const COUNTERS_FILE = 'stop-counters.json';
@@ -13,9 +14,9 @@ export async function decideStopWithState(
   input: { harness: string; result: WorkItemResult; cap: number; session: string | null },
 ): Promise<StopDecision> {
   return withLocalLock(root, async (dir) => {
-    const counters = await readStateFile<Record<string, StopCounter>>(dir, COUNTERS_FILE, {});
+    const counters: Record<string, StopCounter> = (await readStateFile(dir, COUNTERS_FILE, StopCountersSchema)) ?? {};
     const key = `${input.harness}:${input.result.workItem}`;
-    const decision = decideStop({ result: input.result, previous: counters[key], cap: input.cap, session: input.session });
+    const decision = decideStop({ result: input.result, previous: counters[key], cap: input.cap, session: input.session, digest: sha256 });
     if (decision.counter) counters[key] = decision.counter;
     else delete counters[key];
     await writeStateFile(dir, COUNTERS_FILE, counters);

@@ -2,14 +2,14 @@
 // offline: its model is the loopback Messages API stand-in, its HOME a temporary folder,
 // and the-loop's hooks are installed in a temporary git repository the way a user installs
 // them. A test of `the-loop run` (or any command that starts `claude`) needs only
-// `claudeSandbox()`, `claudeProject()` and `runCli(args, { cwd, env: sandbox.env, inherit: false })`.
+// `claudeSandbox()`, `claudeProject()` and `runBuiltCli(args, { cwd, env: sandbox.env, inherit: false })`.
 import { mkdir, mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultObject } from '@the-loop/core';
 import { startMessagesServer, type MessagesServer, type Reply, type ReplyRule } from '../../../../test-fixtures/messages-api/server.js';
-import { BIN, git, makeRepo, runArgv, runCli, type CliResult } from './cli.js';
+import { BIN, git, makeRepo, runArgv, runBuiltCli, type CliResult } from './cli.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const PACKAGE = join(ROOT, 'node_modules/@anthropic-ai/claude-code');
@@ -91,7 +91,7 @@ export async function claudeProject(files: Readonly<Record<string, string>>, bra
   await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
   await symlink(BIN, join(dir, 'node_modules/.bin/the-loop'));
   await git(dir, ['init', '-q', '-b', branch]);
-  const installed = await runCli(['hooks', 'install', '--claude'], { cwd: dir });
+  const installed = await runBuiltCli(['hooks', 'install', '--claude'], { cwd: dir });
   if (installed.code !== 0) throw new Error(`hooks install --claude failed: ${installed.stderr}`);
   await git(dir, ['add', '-A']);
   await git(dir, ['commit', '-q', '-m', 'Start the work item']);

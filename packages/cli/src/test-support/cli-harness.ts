@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeRepo, runCli as run, type CliResult } from './cli.js';
+import { makeRepo, runBuiltCli, type CliResult } from './cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export { BIN } from './cli.js';
@@ -19,8 +19,8 @@ export type { CliResult } from './cli.js';
 export const tempProject = (files: Record<string, string> = {}): Promise<string> => makeRepo(files);
 
 /** Run the built CLI. `env` replaces the environment entirely (PATH included): by default only the stand-ins and node. */
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
-  return run(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
+export function runWithStandins(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
+  return runBuiltCli(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
 }
 
 /** One invocation a stand-in recorded. */

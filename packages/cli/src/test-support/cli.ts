@@ -27,7 +27,7 @@ export interface RunOptions {
 }
 
 /** Run the built CLI as a child process (argv list, no shell). */
-export function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+export function runBuiltCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   if (!existsSync(join(root, 'packages/cli/dist/the-loop.cjs'))) throw new Error('the CLI is not built: run `node scripts/build.mjs` (the test script does)');
   return runArgv([process.execPath, BIN, ...args], options);
 }

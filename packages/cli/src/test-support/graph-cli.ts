@@ -1,7 +1,7 @@
 // Graph-runtime tests: the CLI with no GitHub token in reach, and JSON output parsed on demand.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli as run } from './cli.js';
+import { runBuiltCli } from './cli.js';
 
 export { makeRepo, writeFiles } from './cli.js';
 
@@ -13,8 +13,8 @@ export interface Run {
 }
 
 /** Run the CLI asynchronously (servers in the test process keep answering), with tokens blanked. */
-export async function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  const result = await run(args, { cwd: options.cwd, env: { GITHUB_TOKEN: '', GH_TOKEN: '', ...options.env } });
+export async function runWithoutTokens(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  const result = await runBuiltCli(args, { cwd: options.cwd, env: { GITHUB_TOKEN: '', GH_TOKEN: '', ...options.env } });
   return { ...result, json: () => JSON.parse(result.stdout) };
 }
 

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { COLLABORATORS_FILE, parseCollaborators, type Collaborator } from '@the-loop/core';
-import { configurationError, UsageError } from '../errors.js';
+import { configurationError } from '../errors.js';
+import { readRepositoryFile } from './read-file.js';
 import type { Repo } from './repo.js';
 
 const cache = new WeakMap<Repo, Promise<readonly Collaborator[]>>();
@@ -17,13 +17,8 @@ export function loadCollaborators(repo: Repo): Promise<readonly Collaborator[]> 
 }
 
 async function read(repo: Repo): Promise<readonly Collaborator[]> {
-  let text: string;
-  try {
-    text = await readFile(join(repo.root, COLLABORATORS_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new UsageError(`cannot read ${COLLABORATORS_FILE}: ${(error as Error).message}`);
-  }
+  const text = await readRepositoryFile(join(repo.root, COLLABORATORS_FILE), COLLABORATORS_FILE);
+  if (text === undefined) return [];
   const result = parseCollaborators(COLLABORATORS_FILE, text);
   if (!result.ok) throw configurationError(`${COLLABORATORS_FILE} is invalid`, result.issues);
   return result.collaborators;

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { workItemIdProblem } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
 import { currentBranch } from '../git/git.js';
 import { mapLimit } from './map-limit.js';
+import { readIfPresent } from './read-file.js';
 import { listWorkItems, resolveWorkItem } from './read-work-item.js';
 import type { Repo } from './repo.js';
 
@@ -32,7 +32,10 @@ export async function resolveCurrentWorkItem(repo: Repo, explicit: string | unde
     // No spec root: nothing to enforce here, which a hook reports rather than fails on.
     return { id: undefined, why: `no current work item: ${(error as Error).message}.` };
   }
-  const pointer = await readFile(join(repo.root, CURRENT_POINTER), 'utf8').catch(() => undefined);
+  const pointer = await readIfPresent(join(repo.root, CURRENT_POINTER)).catch((error: Error) => {
+    notes.push(`${CURRENT_POINTER} cannot be read (${error.message})`);
+    return undefined;
+  });
   if (pointer !== undefined) {
     const id = pointer.trim();
     if (!workItemIdProblem(id) && known.includes(id)) return { id, via: CURRENT_POINTER };

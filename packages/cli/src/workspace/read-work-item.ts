@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareIds, KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
+import { sha256 } from './digest.js';
 import type { Repo } from './repo.js';
 
 /** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
@@ -50,6 +50,18 @@ export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: s
   return dirs.sort(compareIds);
 }
 
+/**
+ * The work items a command over the whole spec root covers. A folder that is not a work item is
+ * named on stderr; none at all is a usage error unless `allowEmpty`: a gate that passes on nothing is broken.
+ */
+export async function specRootWorkItems(repo: Repo, stderr: NodeJS.WritableStream, allowEmpty: boolean): Promise<string[]> {
+  const ids = await listWorkItems(repo, (folder, why) => stderr.write(`the-loop: skipped ${repo.config.specDir}/${folder}: ${why}\n`));
+  if (ids.length === 0 && !allowEmpty) {
+    throw new UsageError(`the spec root ${repo.config.specDir} holds no work items; a gate that passes on nothing is broken (pass --allow-empty if that is expected)`);
+  }
+  return ids;
+}
+
 /** Validate an id given on the command line and make sure its folder exists. */
 export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   const problem = workItemIdProblem(id);
@@ -80,11 +92,6 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
       }),
   );
   return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
-}
-
-/** SHA-256 of a file's bytes, hex: what an approval is bound to. */
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 async function readArtifact(path: string): Promise<{ source: ArtifactSource; digest?: string } | undefined> {

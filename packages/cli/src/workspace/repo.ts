@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig } from '@the-loop/core';
-import { configurationError, UsageError } from '../errors.js';
+import { configurationError } from '../errors.js';
+import { readRepositoryFile } from './read-file.js';
 
 /** A repository the CLI works on: its root and its configuration. */
 export interface Repo {
@@ -11,23 +11,14 @@ export interface Repo {
   readonly specRoot: string;
 }
 
-// Strict: a configuration read with replacement characters would name paths that do not exist.
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Load the repository's configuration; a broken file stops the command (exit 2). */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
   const root = resolve(cwd, repoOption ?? '.');
   let config = defaultConfig();
   for (const name of CONFIG_FILES) {
-    const path = join(root, name);
-    let text: string;
-    try {
-      text = utf8.decode(await readFile(path));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      if (error instanceof TypeError) throw new UsageError(`cannot read ${name}: it is not valid UTF-8`);
-      throw new UsageError(`cannot read ${name}: ${(error as Error).message}`);
-    }
+    // Strict: a configuration read with replacement characters would name paths that do not exist.
+    const text = await readRepositoryFile(join(root, name), name, 'strict-utf8');
+    if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
     if (!result.ok) throw configurationError('the configuration is invalid', result.issues);
     config = result.config;

@@ -1,6 +1,9 @@
-import { parseDocument, isMap, isScalar, type Pair } from 'yaml';
-import { diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
+import { isMap, isScalar, type Pair } from 'yaml';
+import type { Diagnostic, Position } from '../diagnostic.js';
+import { frontMatterNotMapping, frontMatterNotYaml, frontMatterUnusable } from '../rules/front-matter-invalid.js';
+import { pastedTemplateChoices } from '../rules/template-residue.js';
 import { lineIndex } from '../yaml/line-index.js';
+import { parseYaml } from '../yaml/parse-yaml.js';
 import type { FrontMatter } from './types.js';
 
 /** The raw YAML of a front-matter block and the document line its first YAML line is on. */
@@ -22,7 +25,7 @@ export interface FrontMatterResult {
  * template's own hint pasted through untouched: `template-residue`.
  */
 export function parseFrontMatter(path: string, source: FrontMatterSource): FrontMatterResult {
-  const doc = parseDocument(source.yaml, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseYaml(source.yaml);
   const locate = lineIndex(source.yaml);
   const at = (offset: number): Position => {
     const { line, column } = locate(offset);
@@ -30,31 +33,12 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
   };
   const diagnostics: Diagnostic[] = [];
   if (doc.errors.length > 0) {
-    for (const error of doc.errors) {
-      diagnostics.push(
-        diagnostic({
-          ruleId: 'front-matter-invalid',
-          message: `Front-matter is not valid YAML: ${firstLine(error.message)}`,
-          file: path,
-          position: at(error.pos[0]),
-          fix: 'Correct the YAML between the leading `---` lines.',
-        }),
-      );
-    }
+    for (const error of doc.errors) diagnostics.push(frontMatterNotYaml(path, firstLine(error.message), at(error.pos[0])));
     return { frontMatter: undefined, diagnostics };
   }
   if (doc.contents === null) return { frontMatter: { data: {}, positions: {}, position: source.position }, diagnostics };
   if (!isMap(doc.contents)) {
-    diagnostics.push(
-      diagnostic({
-        ruleId: 'front-matter-invalid',
-        message: 'Front-matter must be a mapping of keys to values.',
-        file: path,
-        position: at(doc.contents.range?.[0] ?? 0),
-        expected: 'a YAML mapping (key: value lines)',
-        fix: 'Write the front-matter as `key: value` lines.',
-      }),
-    );
+    diagnostics.push(frontMatterNotMapping(path, at(doc.contents.range?.[0] ?? 0)));
     return { frontMatter: undefined, diagnostics };
   }
   let data: unknown;
@@ -63,14 +47,7 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
     // An anchor that contains its own alias (`a: &a [*a]`) builds a cycle no report can serialise.
     JSON.stringify(data);
   } catch (error) {
-    diagnostics.push(
-      diagnostic({
-        ruleId: 'front-matter-invalid',
-        message: `Front-matter cannot be read: ${firstLine(error instanceof Error ? error.message : String(error))}`,
-        file: path,
-        position: source.position,
-      }),
-    );
+    diagnostics.push(frontMatterUnusable(path, firstLine(error instanceof Error ? error.message : String(error)), source.position));
     return { frontMatter: undefined, diagnostics };
   }
   const positions: Record<string, Position> = {};
@@ -80,19 +57,7 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
     const valueNode = pair.value;
     const range = isScalar(valueNode) ? valueNode.range : isScalar(pair.key) ? pair.key.range : undefined;
     if (range) positions[key] = at(range[0]);
-    if (isScalar(valueNode) && typeof valueNode.comment === 'string' && valueNode.comment.includes('|')) {
-      diagnostics.push(
-        diagnostic({
-          ruleId: 'template-residue',
-          message: `\`${key}:\` still carries the template's list of choices as a comment ("#${valueNode.comment}").`,
-          file: path,
-          position: positions[key],
-          actual: `${key}: ${String(valueNode.value)}  #${valueNode.comment}`,
-          expected: `${key}: ${String(valueNode.value)}`,
-          fix: `Set \`${key}\` by a real transition and delete the pasted template comment.`,
-        }),
-      );
-    }
+    if (isScalar(valueNode)) diagnostics.push(...pastedTemplateChoices(path, key, valueNode.value, valueNode.comment, positions[key]));
   }
   return {
     frontMatter: { data: data as Record<string, unknown>, positions, position: source.position },

@@ -5,7 +5,9 @@ import { remarkGfmParts } from './remark-gfm-parts.js';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
+import type { Diagnostic, Position } from '../diagnostic.js';
+import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
+import { parserFailed } from '../rules/internal-error.js';
 import { isSubstantive } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import type { Artifact, FrontMatter, ListEntry, Section, Table, Task } from './types.js';
@@ -35,16 +37,20 @@ export function parseArtifact(path: string, rawText: string): Artifact {
       sections: [],
       tasks: [],
       tables: [],
-      diagnostics: [
-        diagnostic({
-          ruleId: 'internal-error',
-          message: `the-loop could not parse this file: ${error instanceof Error ? error.message : String(error)}`,
-          file: path,
-          position: { line: 1, column: 1 },
-        }),
-      ],
+      diagnostics: [parserFailed(path, error)],
     };
   }
+}
+
+/**
+ * A file's front-matter block as the parser finds it: the offsets of the block, fences
+ * included, and its YAML; undefined when the file has none. `text` has no byte-order mark.
+ */
+export function frontMatterBlock(text: string): { start: number; end: number; yaml: string } | undefined {
+  const first = (processor.parse(text) as Root).children[0];
+  const start = first?.position?.start.offset;
+  const end = first?.position?.end.offset;
+  return first?.type === 'yaml' && start !== undefined && end !== undefined ? { start, end, yaml: first.value } : undefined;
 }
 
 function parseMarkdown(path: string, text: string, lineCount: number): Artifact {
@@ -57,17 +63,7 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
     const result = parseFrontMatter(path, { yaml: first.value, firstLine: position.line + 1, position });
     frontMatter = result.frontMatter;
     diagnostics.push(...result.diagnostics);
-  } else if (/^---[ \t]*(\r\n|\r|\n|$)/.test(text)) {
-    diagnostics.push(
-      diagnostic({
-        ruleId: 'front-matter-invalid',
-        message: 'Front-matter is opened with `---` on line 1 but never closed.',
-        file: path,
-        position: { line: 1, column: 1 },
-        fix: 'Close the front-matter with a second `---` line.',
-      }),
-    );
-  }
+  } else diagnostics.push(...unclosedFrontMatter(path, text));
   return {
     path,
     text,

@@ -13,7 +13,7 @@ describe('parseCollaborators', () => {
   it('reports every problem with its line', () => {
     const result = parseCollaborators('c.yaml', 'collaborators:\n  - login: ann\n    role: [approver]\n  - login: "bad login"\n    roles: [approver]\n');
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.issues.map((i) => `${i.file}:${i.line} ${i.message}`)).toEqual(['c.yaml:2 collaborators.0: missing key "roles"', 'c.yaml:3 unknown key "role"', 'c.yaml:4 collaborators.1.login: must be a login (letters, digits, "-", "_", ".")']);
+    if (!result.ok) expect(result.issues.map((i) => `${i.file}:${i.line} ${i.message}`)).toEqual(['c.yaml:2 collaborators[0]: missing key "roles"', 'c.yaml:3 collaborators[0]: unknown key "role" (did you mean "roles"?)', 'c.yaml:4 collaborators[1].login: must be a login (letters, digits, "-", "_", ".")']);
   });
 
   it('refuses a login listed twice and YAML that does not parse', () => {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 
 /** Where the people of a repository and their roles are listed. */
@@ -28,20 +29,7 @@ export function parseCollaborators(file: string, text: string): CollaboratorsRes
   const { source } = parsed;
   const result = v.safeParse(CollaboratorsSchema, source.value ?? {}, { abortEarly: false });
   if (!result.success) {
-    return {
-      ok: false,
-      issues: result.issues.map((issue) => {
-        const path = (issue.path ?? []).map((p) => p.key as PropertyKey);
-        const last = String(path[path.length - 1]);
-        const message =
-          issue.kind === 'schema' && issue.expected === 'never'
-            ? `unknown key "${last}"`
-            : issue.received === 'undefined' && issue.message.startsWith('Invalid key')
-              ? `${path.slice(0, -1).join('.')}: missing key "${last}"`
-              : `${path.join('.') || 'collaborators'}: ${issue.message}`;
-        return { file, ...source.positionOf(path), message };
-      }).sort((a, b) => a.line - b.line || a.column - b.column),
-    };
+    return { ok: false, issues: schemaIssues(CollaboratorsSchema, result.issues, atSource(source)).sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   const seen = new Map<string, number>();
   const issues: SourceIssue[] = [];

@@ -29,7 +29,7 @@ describe('parseHarnessConfig: defaults', () => {
   });
 
   it('refuses an unknown key under workflow at its line', () => {
-    expect(issues(yaml('workflow:', '  specdir: specs'))).toEqual([`${FILE}:2:12 unknown key "specdir" in workflow (known: specDir, graph, harness, timeoutSeconds)`]);
+    expect(issues(yaml('workflow:', '  specdir: specs'))).toEqual([`${FILE}:2:12 workflow: unknown key "specdir" (did you mean "specDir"?)`]);
   });
 });
 

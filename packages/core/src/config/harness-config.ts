@@ -3,6 +3,7 @@ import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
 import type { Graph } from '../graph/types.js';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
 /** Configuration files, in the order they are looked for; the first that exists wins. */
@@ -21,9 +22,6 @@ export const WorkflowSchema = v.strictObject({
   // The phase list of earlier releases; the graph supersedes it and it is ignored.
   phases: v.optional(v.unknown()),
 });
-
-// The keys an unknown-key message offers; `phases` is read only to be ignored.
-const WORKFLOW_KEYS = Object.keys(WorkflowSchema.entries).filter((key) => key !== 'phases');
 
 export interface HarnessConfig {
   /** Which file the configuration came from, or undefined when none exists. */
@@ -61,15 +59,7 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   const workflowValue = (root as Record<string, unknown>)['workflow'];
   const workflow = v.safeParse(WorkflowSchema, workflowValue ?? {}, { abortEarly: false });
   if (!workflow.success) {
-    return {
-      ok: false,
-      issues: workflow.issues.map((issue) => {
-        const path = ['workflow', ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-        const last = path[path.length - 1];
-        const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(last)}" in workflow (known: ${WORKFLOW_KEYS.join(', ')})` : `${path.join('.')}: ${issue.message}`;
-        return { file, ...source.positionOf(path), message };
-      }),
-    };
+    return { ok: false, issues: schemaIssues(WorkflowSchema, workflow.issues, atSource(source), { base: ['workflow'] }) };
   }
   let graph = getDefaultGraph();
   if (workflow.output.graph !== undefined) {

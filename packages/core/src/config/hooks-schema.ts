@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-const CAP_MESSAGE = 'hooks.noProgressCap must be a whole number from 1 to 100';
+const CAP_MESSAGE = 'must be a whole number from 1 to 100';
 
 /** `hooks:` in `.the-loop/harness-config.yaml`: how the harness hooks behave. */
 export const HooksConfigSchema = v.strictObject({

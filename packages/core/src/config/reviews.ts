@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
 import { CriticEntrySchema, ReviewSettingsSchema } from './reviews-schema.js';
 
@@ -69,7 +70,7 @@ export function parseReviewsConfig(source: YamlSource | undefined): ReviewsResul
   if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, issues: [at(['reviews'], 'reviews must be a mapping')] };
 
   const settings = v.safeParse(ReviewSettingsSchema, value, { abortEarly: false });
-  if (!settings.success) return { ok: false, issues: issuesAt(source, ['reviews'], settings.issues) };
+  if (!settings.success) return { ok: false, issues: schemaIssues(ReviewSettingsSchema, settings.issues, atSource(source), { base: ['reviews'] }) };
   const rawCritics = (value as Record<string, unknown>)['critics'];
   if (rawCritics !== undefined && rawCritics !== null && !Array.isArray(rawCritics)) {
     return { ok: false, issues: [at(['reviews', 'critics'], 'reviews.critics must be a list of critic entries')] };
@@ -109,7 +110,7 @@ function declareCritic(source: YamlSource, raw: unknown, index: number): CriticD
     return { ...base, entry: undefined, problems: [{ file: source.file, ...source.positionOf(path), message: `critics[${index}] must be a mapping with at least a name` }] };
   }
   const parsed = v.safeParse(CriticEntrySchema, raw, { abortEarly: false });
-  if (!parsed.success) return { ...base, entry: undefined, problems: issuesAt(source, path, parsed.issues) };
+  if (!parsed.success) return { ...base, entry: undefined, problems: schemaIssues(CriticEntrySchema, parsed.issues, atSource(source), { base: path }) };
   const o = parsed.output;
   const entry: CriticEntry = {
     name: o.name,
@@ -124,14 +125,4 @@ function declareCritic(source: YamlSource, raw: unknown, index: number): CriticD
     enabled: o.enabled ?? true,
   };
   return { ...base, entry, problems: [] };
-}
-
-/** Valibot issues as positioned messages naming the dotted path. */
-export function issuesAt(source: YamlSource, base: readonly PropertyKey[], issues: readonly v.BaseIssue<unknown>[]): SourceIssue[] {
-  return issues.map((issue) => {
-    const path = [...base, ...(issue.path ?? []).map((item) => item.key as PropertyKey)];
-    const shown = path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
-    const message = issue.kind === 'schema' && issue.expected === 'never' ? `${shown}: unknown key` : `${shown}: ${issue.message}`;
-    return { file: source.file, ...source.positionOf(path), message };
-  });
 }

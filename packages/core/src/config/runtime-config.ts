@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
 
 const repoName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be "owner/name"'));
@@ -47,11 +48,7 @@ export function parseRuntimeConfig(source: YamlSource | undefined): RuntimeConfi
     if (record[key] === undefined || record[key] === null) return undefined;
     const result = v.safeParse(schema, record[key], { abortEarly: false });
     if (result.success) return result.output;
-    for (const issue of result.issues) {
-      const path = [key, ...(issue.path ?? []).map((p) => p.key as PropertyKey)];
-      const message = issue.kind === 'schema' && issue.expected === 'never' ? `unknown key "${String(path[path.length - 1])}" in ${key}` : `${path.join('.')}: ${issue.message}`;
-      issues.push({ file: source.file, ...source.positionOf(path), message });
-    }
+    issues.push(...schemaIssues(schema, result.issues, atSource(source), { base: [key] }));
     return undefined;
   };
   const github = read('github', GitHubConfigSchema);

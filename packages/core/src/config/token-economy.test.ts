@@ -46,7 +46,7 @@ describe('tokenEconomy.modelRouting', () => {
     expect(issues('tokenEconomy:', '  modelRouting:', '    tiers: {frontier: {claude: opus}}', '    stages: {design: fronteir}')).toEqual([
       '4:22 tokenEconomy.modelRouting.stages.design: tier "fronteir" is not declared under tokenEconomy.modelRouting.tiers (declared: frontier)',
     ]);
-    expect(issues('tokenEconomy:', '  modelRouting:', '    stage: {design: frontier}')).toEqual(['3:5 tokenEconomy.modelRouting.stage: unknown key']);
+    expect(issues('tokenEconomy:', '  modelRouting:', '    stage: {design: frontier}')).toEqual(['3:5 tokenEconomy.modelRouting: unknown key "stage" (did you mean "stages"?)']);
     expect(issues('tokenEconomy:', '  modelRouting:', '    tiers: {frontier: {claude: ""}}')).toEqual(['3:32 tokenEconomy.modelRouting.tiers.frontier.claude: must name a model']);
   });
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
-import { issuesAt } from './reviews.js';
+import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 
 const name = (what: string) => v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, `must be a ${what} name (letters, digits, ".", "_", "-")`));
 const model = v.pipe(v.string(), v.trim(), v.minLength(1, 'must name a model'));
@@ -33,7 +33,7 @@ export function parseModelRouting(source: YamlSource | undefined): ModelRoutingR
   const value = (root as Record<string, unknown>)['tokenEconomy'];
   if (value === undefined || value === null) return { ok: true, routing: {} };
   const parsed = v.safeParse(TokenEconomySchema, value, { abortEarly: false });
-  if (!parsed.success) return { ok: false, issues: issuesAt(source, ['tokenEconomy'], parsed.issues) };
+  if (!parsed.success) return { ok: false, issues: schemaIssues(TokenEconomySchema, parsed.issues, atSource(source), { base: ['tokenEconomy'] }) };
   const routing = parsed.output.modelRouting ?? {};
   const tiers = routing.tiers ?? {};
   const unknown = Object.entries(routing.stages ?? {})

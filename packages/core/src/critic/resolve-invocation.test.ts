@@ -1,6 +1,7 @@
+import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CriticEntry } from '../config/reviews.js';
+import { criticEntry } from '../test-support/critics.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
 import { parseResultLike } from '../harness/result-json.js';
 import { attribution, resolveInvocation, type RoundInputs } from './resolve-invocation.js';
@@ -13,21 +14,9 @@ const echoAdapter: Pick<HarnessAdapter, 'name' | 'binary' | 'oneShot' | 'parseRe
   parseResult: parseResultLike,
 };
 
-const critic = (fields: Partial<CriticEntry>): CriticEntry => ({
-  name: 'c',
-  harness: undefined,
-  model: undefined,
-  command: undefined,
-  args: [],
-  env: {},
-  cwd: undefined,
-  outputFormat: undefined,
-  timeoutSeconds: 900,
-  enabled: true,
-  ...fields,
-});
+const critic = criticEntry;
 
-const inputs: RoundInputs = { projectRoot: '/project', specDir: 'docs/specs', prompt: 'P', promptFile: '/scratch/prompt.md', env: { PATH: '/bin', HOME: '/home/u', UNSET: undefined } };
+const inputs: RoundInputs = { projectRoot: '/project', join: posix.join, specDir: 'docs/specs', prompt: 'P', promptFile: '/scratch/prompt.md', env: { PATH: '/bin', HOME: '/home/u', UNSET: undefined } };
 
 describe('resolveInvocation', () => {
   it('derives a built-in harness invocation from its adapter one-shot argv', () => {

@@ -1,4 +1,3 @@
-import { isAbsolute, join } from 'node:path';
 import type { CriticEntry } from '../config/reviews.js';
 import { placeholdersIn, substitutePlaceholders, type Placeholder } from '../config/reviews-schema.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
@@ -8,6 +7,8 @@ import type { ProcessRequest } from '../process/process.js';
 export interface RoundInputs {
   /** Absolute project root. */
   readonly projectRoot: string;
+  /** Joins path segments the platform's way (the CLI passes node:path's `join`): core does no path arithmetic itself. */
+  readonly join: (...segments: string[]) => string;
   /** The spec root relative to the project root (`docs/specs`). */
   readonly specDir: string;
   readonly workItem?: string | undefined;
@@ -41,8 +42,8 @@ export type InvocationResult = { ok: true; invocation: Invocation } | { ok: fals
  * adapter is usable as a critic with no change here. An explicit command wins over a harness.
  */
 export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adapters: readonly Pick<HarnessAdapter, 'name' | 'binary' | 'oneShot'>[]): InvocationResult {
+  const { join } = inputs;
   const cwd = inputs.cwd ?? (critic.cwd === undefined ? inputs.projectRoot : join(inputs.projectRoot, critic.cwd));
-  if (!isAbsolute(cwd)) return { ok: false, reason: `the working directory ${cwd} is not absolute` };
   const env = overlay(inputs.env, critic.env);
   const timeoutMs = Math.round((inputs.timeoutSeconds ?? critic.timeoutSeconds) * 1000);
   const base = { cwd, env, timeoutMs };

@@ -19,6 +19,14 @@ describe('setFrontMatterValue', () => {
     expect(crlf.ok && crlf.text).toBe('---\r\nphase: b\r\n---\r\n# Log\r\n');
   });
 
+  it('finds front-matter where the parser does: after a byte-order mark, and a fence with spaces after it', () => {
+    expect(setFrontMatterValue('\uFEFF---\nphase: a\n---  \n# Log\n', 'phase', 'b')).toEqual({ ok: true, text: '\uFEFF---\nphase: b\n---\n# Log\n' });
+  });
+
+  it('leaves a front-matter that gives a key twice alone, as the gate reads it invalid', () => {
+    expect(setFrontMatterValue('---\nphase: a\nphase: b\n---\n# Log\n', 'phase', 'c')).toMatchObject({ ok: false, reason: expect.stringContaining('does not parse') });
+  });
+
   it('leaves a broken front-matter alone', () => {
     expect(setFrontMatterValue('---\nphase: [unclosed\n---\n', 'phase', 'x').ok).toBe(false);
   });

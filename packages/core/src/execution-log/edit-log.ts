@@ -1,22 +1,23 @@
-import { isMap, parseDocument } from 'yaml';
+import { isMap } from 'yaml';
 import { findSection } from '../artifact/find-section.js';
-import { parseArtifact } from '../artifact/parse-artifact.js';
+import { frontMatterBlock, parseArtifact } from '../artifact/parse-artifact.js';
 import type { Artifact, Section } from '../artifact/types.js';
+import { parseYaml } from '../yaml/parse-yaml.js';
 import type { TransitionRow } from '../graph-state/effects.js';
 
 export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
-
-const FRONT_MATTER = /^(\uFEFF?)---(\r?\n)([\s\S]*?\r?\n)?---[ \t]*(?=\r?\n|$)/;
 
 /**
  * Set one front-matter key, keeping every other key, comment and the body as they are.
  * A file with no front-matter gets one; a front-matter that does not parse is left alone.
  */
 export function setFrontMatterValue(text: string, key: string, value: string): EditResult {
-  const match = FRONT_MATTER.exec(text);
-  if (!match) return { ok: true, text: `---\n${key}: ${value}\n---\n${text}` };
-  const [whole, bom = '', eol = '\n', inner = ''] = match;
-  const doc = parseDocument(inner);
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = text.slice(bom.length);
+  const block = frontMatterBlock(body);
+  if (!block) return { ok: true, text: `---\n${key}: ${value}\n---\n${text}` };
+  const eol = body[body.indexOf('\n') - 1] === '\r' ? '\r\n' : '\n';
+  const doc = parseYaml(block.yaml);
   if (doc.errors.length > 0) return { ok: false, reason: `its front-matter does not parse: ${doc.errors[0]!.message.split('\n', 1)[0]}` };
   // A list is an object to typeof too, and setting a key on it throws.
   if (doc.contents !== null && !isMap(doc.contents)) return { ok: false, reason: 'its front-matter is not a mapping' };
@@ -24,9 +25,9 @@ export function setFrontMatterValue(text: string, key: string, value: string): E
   // Keep the scalar node, so a trailing comment stays where it was; only its value changes.
   if (current && typeof current === 'object' && 'value' in current) (current as { value: unknown }).value = value;
   else doc.set(key, value);
-  let body = doc.toString({ lineWidth: 0 });
-  if (eol === '\r\n') body = body.replace(/\r?\n/g, '\r\n');
-  return { ok: true, text: `${bom}---${eol}${body}---${text.slice(whole.length)}` };
+  let yaml = doc.toString({ lineWidth: 0 });
+  if (eol === '\r\n') yaml = yaml.replace(/\r?\n/g, '\r\n');
+  return { ok: true, text: `${bom}---${eol}${yaml}---${body.slice(block.end)}` };
 }
 
 /** The execution log's table of lifecycle transitions. */

@@ -1,10 +1,17 @@
-import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { Artifact } from '../artifact/types.js';
-import { compareDiagnostics, diagnostic, type Diagnostic, type Position } from '../diagnostic.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostic.js';
+import { GRAPH_STATE_FILE } from '../graph-state/graph-state.js';
 import type { GateOutcome, Graph, GraphNode } from '../graph/types.js';
-import { EXECUTION_LOG, PRE_START_PHASES } from '../work-item/known-artifacts.js';
+import { ambiguousArtifact } from '../rules/artifact-ambiguous.js';
+import { producedArtifactMissing } from '../rules/artifact-missing.js';
+import { graphStateUnusable } from '../rules/graph-state-invalid.js';
+import { claimDisagrees, recordedNodeDisagrees } from '../rules/phase-mismatch.js';
+import { evaluatePredicate } from '../rules/predicates.js';
+import type { PredicateContext } from '../rules/rule.js';
+import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
+import { ArtifactSet } from './artifact-set.js';
+import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
-import { evaluatePredicate, type PredicateContext } from './predicates.js';
 
 /**
  * Where a node stands in the walk: `passed`/`skipped` before the current node, `current`
@@ -87,21 +94,12 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   // derived node's phase, or of the last phase once every node passes, agrees with it.
   const derivedPhase = (line[currentIndex] ?? line[line.length - 1])?.phase;
   if (claim.index >= 0 && claim.index !== effectiveCurrent && claim.position && claim.phase !== derivedPhase) {
-    attach(...phaseFinding(line, claim as Claim & { position: Position }, effectiveCurrent, verdictOf, files));
+    const { node, finding } = claimDisagrees(line, claim as PhaseClaim, effectiveCurrent, (n) => verdictOf(n).findings, files.pathOf(EXECUTION_LOG));
+    attach(node, [finding]);
   }
-  if (input.recordedNode !== undefined && input.recordedNode !== (line[currentIndex]?.id ?? null)) {
-    const recorded = input.recordedNode ?? 'done';
-    attach(unmetAt.id, [
-      diagnostic({
-        ruleId: 'phase-mismatch',
-        message: `Graph state records "${recorded}" as the current node, but the artifacts put this work item at "${line[currentIndex]?.id ?? 'done'}".`,
-        file: `${input.dir}/graph-state.json`,
-        position: { line: 1, column: 1 },
-        expected: line[currentIndex]?.id ?? 'done',
-        actual: recorded,
-        fix: 'Run `the-loop graph advance <id>` to move the recorded pointer along the declared edges.',
-      }),
-    ]);
+  const derived = line[currentIndex]?.id ?? null;
+  if (input.recordedNode !== undefined && input.recordedNode !== derived) {
+    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived)]);
   }
   // An error found after the walk still leaves the node that carries it unmet, never `passed`.
   if (currentIndex === -1 && hasError(unmetAt.id)) currentIndex = line.length - 1;
@@ -127,7 +125,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   });
   const findings = nodes.flatMap((n) => n.findings).sort(compareDiagnostics);
   const ok = currentIndex === -1 && !findings.some((d) => d.severity === 'error');
-  return {
+  const result: WorkItemResult = {
     workItem: input.id,
     currentNode: line[currentIndex]?.id ?? null,
     ok,
@@ -135,6 +133,21 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     findings,
     artifacts: files.statuses(),
     logPhase: claim.raw ?? null,
+  };
+  const stateIssues = input.graphStateIssues ?? [];
+  return stateIssues.length > 0 ? failClosed(result, graphStateUnusable(files.pathOf(GRAPH_STATE_FILE), stateIssues)) : result;
+}
+
+// A problem outside the artifacts (unusable graph state) blocks the current node, or the last
+// one once every node passes: the gate never passes over it.
+function failClosed(result: WorkItemResult, problem: Diagnostic): WorkItemResult {
+  const target = result.currentNode ?? result.nodes[result.nodes.length - 1]?.node;
+  const finding = { ...problem, ...(target ? { node: target } : {}) };
+  return {
+    ...result,
+    ok: false,
+    nodes: result.nodes.map((n) => (n.node === target ? { ...n, outcome: 'block', findings: [...n.findings, finding].sort(compareDiagnostics) } : n)),
+    findings: [...result.findings, finding].sort(compareDiagnostics),
   };
 }
 
@@ -201,32 +214,9 @@ function evaluateNode(
   let findings: Diagnostic[] = [];
   if (node.alternatives.length > 0 && present.length === 0) {
     if (node.optional) return { outcome: 'skip', findings: [] };
-    const wanted = node.alternatives.join(' or ');
-    return {
-      outcome: 'block',
-      findings: [
-        diagnostic({
-          ruleId: 'artifact-missing',
-          message: `${wanted} is missing.`,
-          file: files.pathOf(node.alternatives[0]!),
-          node: node.id,
-          expected: wanted,
-          fix: `Write ${wanted} in the work item's folder.`,
-        }),
-      ],
-    };
+    return { outcome: 'block', findings: [producedArtifactMissing(node, (name) => files.pathOf(name))] };
   }
-  if (present.length > 1) {
-    findings.push(
-      diagnostic({
-        ruleId: 'artifact-ambiguous',
-        message: `Both ${present.join(' and ')} are present; node "${node.id}" expects exactly one of them.`,
-        file: files.pathOf(present[1]!),
-        node: node.id,
-        fix: `Keep one of ${present.join(', ')} and delete the other.`,
-      }),
-    );
-  }
+  findings.push(...ambiguousArtifact(node, present, (name) => files.pathOf(name)));
   const name = present[0];
   let artifact: Artifact | undefined;
   if (name !== undefined) {
@@ -245,107 +235,6 @@ function evaluateNode(
   return { outcome, findings };
 }
 
-interface Claim {
-  readonly index: number;
-  readonly raw?: string;
-  readonly phase?: string;
-  readonly position?: Position;
-  readonly problem?: Diagnostic;
-}
-
-// The execution log's `phase:` is the agent's claim of where the work item is.
-function readClaim(graph: Graph, line: readonly GraphNode[], files: ArtifactSet): Claim {
-  if (!files.has(EXECUTION_LOG)) return { index: -1 };
-  const read = files.get(EXECUTION_LOG);
-  if ('problem' in read) return { index: -1 };
-  const fm = read.artifact.frontMatter;
-  const phase = fm?.data['phase'];
-  if (phase === undefined) return { index: -1 };
-  const position = fm?.positions['phase'] ?? { line: 1, column: 1 };
-  const raw = String(phase);
-  if (typeof phase === 'string' && PRE_START_PHASES.has(phase)) return { index: -1, raw };
-  const index = line.findIndex((node) => node.phase === phase);
-  if (index >= 0) return { index, raw, phase: raw, position };
-  const phases = [...new Set(graph.nodes.map((n) => n.phase))];
-  return {
-    index: -1,
-    raw,
-    problem: diagnostic({
-      ruleId: 'front-matter-invalid',
-      message: `The execution log's phase "${String(phase)}" is not a phase of the lifecycle graph.`,
-      file: read.artifact.path,
-      position,
-      expected: `one of: ${['not-started', ...phases].join(', ')}`,
-      actual: String(phase),
-      fix: 'Set `phase:` to the phase the work item is really in.',
-    }),
-  };
-}
-
-function phaseFinding(
-  line: readonly GraphNode[],
-  claim: Claim & { position: Position },
-  current: number,
-  verdictOf: (node: GraphNode) => Verdict,
-  files: ArtifactSet,
-): [string, Diagnostic[]] {
-  const logPath = files.pathOf(EXECUTION_LOG);
-  const derived = line[current]?.id ?? 'done';
-  if (claim.index < current) {
-    return [
-      line[Math.min(current, line.length - 1)]!.id,
-      [
-        diagnostic({
-          ruleId: 'phase-mismatch',
-          severity: 'warning',
-          message: `The execution log says phase "${claim.phase}", but the artifacts put this work item at "${derived}".`,
-          file: logPath,
-          position: claim.position,
-          expected: `phase: ${line[Math.min(current, line.length - 1)]!.phase}`,
-          actual: `phase: ${claim.phase}`,
-          fix: 'Update the log\'s `phase:` to the node the work item is really at.',
-        }),
-      ],
-    ];
-  }
-  const upstream = line
-    .slice(current, claim.index)
-    .flatMap((node) => verdictOf(node).findings)
-    .filter((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-unlocked' || d.ruleId === 'artifact-empty');
-  const claimed = line[claim.index]!;
-  if (upstream.length > 0) {
-    const named = [...new Set(upstream.map((d) => `${d.file.split('/').pop()} ${d.ruleId === 'artifact-missing' ? 'missing' : d.ruleId === 'artifact-empty' ? 'empty' : 'unlocked'}`))];
-    return [
-      claimed.id,
-      [
-        diagnostic({
-          ruleId: 'phase-ahead-of-artifacts',
-          message: `The execution log claims phase "${claim.phase}" while upstream artifacts are not ready: ${named.join(', ')}.`,
-          file: logPath,
-          position: claim.position,
-          expected: `phase: ${line[current]!.phase} (where the artifacts put the work item: "${derived}")`,
-          actual: `phase: ${claim.phase}`,
-          fix: 'Finish and lock the upstream artifacts first, or set the log\'s phase back to where the work really is.',
-        }),
-      ],
-    ];
-  }
-  return [
-    claimed.id,
-    [
-      diagnostic({
-        ruleId: 'phase-mismatch',
-        message: `The execution log claims phase "${claim.phase}", but the gate of "${derived}" is not met yet.`,
-        file: logPath,
-        position: claim.position,
-        expected: `phase: ${line[current]?.phase ?? 'complete'}`,
-        actual: `phase: ${claim.phase}`,
-        fix: `Meet the gate of "${derived}" (see its findings) before moving the log's phase on.`,
-      }),
-    ],
-  ];
-}
-
 // The first node on the line that produces each artifact is the one that creates it.
 function firstProducers(line: readonly GraphNode[]): Set<string> {
   const seen = new Set<string>();
@@ -356,88 +245,4 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
     node.alternatives.forEach((name) => seen.add(name));
   }
   return creators;
-}
-
-type Read = { artifact: Artifact } | { problem: Diagnostic };
-
-/** The work item's files, parsed once each, on first use. */
-class ArtifactSet {
-  private readonly cache = new Map<string, Read>();
-  constructor(
-    private readonly input: WorkItemInput,
-    private readonly groups: readonly (readonly string[])[],
-  ) {}
-
-  has(name: string): boolean {
-    return this.input.files.has(name);
-  }
-
-  pathOf(name: string): string {
-    return `${this.input.dir}/${name}`;
-  }
-
-  get(name: string): Read {
-    let read = this.cache.get(name);
-    if (read) return read;
-    const source = this.input.files.get(name);
-    const path = this.pathOf(name);
-    if (source === undefined || 'unreadable' in source) {
-      read = {
-        problem: diagnostic({
-          ruleId: 'artifact-unreadable',
-          message: `${name} cannot be read: ${source ? source.unreadable : 'not found'}.`,
-          file: path,
-          fix: `Replace ${name} with a UTF-8 Markdown file.`,
-        }),
-      };
-    } else {
-      const artifact = parseArtifact(path, source.text);
-      read = artifact.empty
-        ? {
-            problem: diagnostic({
-              ruleId: 'artifact-empty',
-              message: `${name} is empty.`,
-              file: path,
-              position: { line: 1, column: 1 },
-              fix: `Write ${name}, or delete it until its node is reached.`,
-            }),
-          }
-        : { artifact };
-    }
-    this.cache.set(name, read);
-    return read;
-  }
-
-  lookup(name: string): { name: string; artifact: Artifact } | undefined {
-    // An upstream named as `requirements.md` is satisfied by its declared alternative (`bugfix.md`).
-    const candidates = [name, ...(this.groups.find((group) => group.includes(name)) ?? []).filter((n) => n !== name)];
-    for (const candidate of candidates) {
-      if (!this.has(candidate)) continue;
-      const read = this.get(candidate);
-      if ('artifact' in read) return { name: candidate, artifact: read.artifact };
-    }
-    return undefined;
-  }
-
-  /** Each present file's front-matter `status`. */
-  statuses(): Record<string, { status: string | null }> {
-    const out: Record<string, { status: string | null }> = {};
-    for (const name of [...this.input.files.keys()].sort()) {
-      const read = this.get(name);
-      const status = 'artifact' in read ? read.artifact.frontMatter?.data['status'] : undefined;
-      out[name] = { status: status === undefined || status === null ? null : String(status) };
-    }
-    return out;
-  }
-
-  /** File-level findings of every present file: unreadable, empty, invalid front-matter, template residue. */
-  parseFindings(): [string, Diagnostic[]][] {
-    return [...this.input.files.keys()]
-      .sort()
-      .map((name): [string, Diagnostic[]] => {
-        const read = this.get(name);
-        return [name, 'artifact' in read ? [...read.artifact.diagnostics] : [read.problem]];
-      })
-      .filter(([, found]) => found.length > 0);
-  }
 }

@@ -1,3 +1,5 @@
+import type { SourceIssue } from '../yaml/yaml-source.js';
+
 /** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
 export type ArtifactSource = { readonly text: string } | { readonly unreadable: string };
 
@@ -25,4 +27,6 @@ export interface WorkItemInput {
   readonly selectedOptIns?: readonly string[] | undefined;
   /** The pointer recorded in graph state (null once the item left the graph), compared with the derived node. */
   readonly recordedNode?: string | null | undefined;
+  /** Why graph-state.json cannot be used (unreadable, not JSON, off its schema): the gate fails closed. */
+  readonly graphStateIssues?: readonly SourceIssue[] | undefined;
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostic.js';
 import { findingLines, findingWithFix } from '../format/finding-lines.js';
-import { describePredicate } from '../graph/describe-predicate.js';
+import { describePredicate } from '../rules/predicates.js';
 import type { GraphNode } from '../graph/types.js';
 
 /** A file disclosed to the agent at one node (a node's `references`). */

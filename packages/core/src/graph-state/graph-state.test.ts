@@ -31,7 +31,7 @@ describe('parseGraphState', () => {
     if (result.ok) return;
     const messages = result.issues.map((i) => `${i.line} ${i.message}`);
     expect(messages).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^\d+ approvals\.0\.digest: must be a hex SHA-256 digest$/), expect.stringMatching(/^\d+ approvals\.0\.at: must be an ISO-8601 timestamp$/), expect.stringMatching(/^\d+ unknown key "sneaky"$/)]),
+      expect.arrayContaining([expect.stringMatching(/^\d+ approvals\[0\]\.digest: must be a hex SHA-256 digest$/), expect.stringMatching(/^\d+ approvals\[0\]\.at: must be an ISO-8601 timestamp$/), expect.stringMatching(/^\d+ unknown key "sneaky"$/)]),
     );
     const sneakyLine = broken.split('\n').findIndex((l) => l.includes('sneaky')) + 1;
     expect(result.issues.find((i) => i.message.includes('sneaky'))?.line).toBe(sneakyLine);

@@ -1,6 +1,7 @@
 import { compareText } from '../diagnostic.js';
 import { parseJsonDocument } from '../json/parse-json-document.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
+import type { WorkItemInput } from '../gate/inputs.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
 /** The graph-state file's name inside a work item's folder. */
@@ -22,6 +23,18 @@ export function parseGraphState(file: string, text: string, expectedWorkItem?: s
     };
   }
   return { ok: true, state: result.value };
+}
+
+/**
+ * What graph state gives a gate evaluation: the approvals and opt-ins it records, the node it
+ * points at (left out with `recompute`, which derives everything from the artifacts), or why it
+ * cannot be used. `undefined` is a work item with no graph state yet.
+ */
+export function graphStateInput(read: GraphStateResult | undefined, options: { recompute?: boolean } = {}): Pick<WorkItemInput, 'approvals' | 'selectedOptIns' | 'recordedNode' | 'graphStateIssues'> {
+  if (read === undefined) return { approvals: [], selectedOptIns: [] };
+  if (!read.ok) return { approvals: [], selectedOptIns: [], graphStateIssues: read.issues };
+  const { state } = read;
+  return { approvals: state.approvals, selectedOptIns: state.selectedOptIns, ...(options.recompute ? {} : { recordedNode: state.currentNode }) };
 }
 
 /** Serialise a state the way it is checked in: stable key order, two-space indent, final newline. */

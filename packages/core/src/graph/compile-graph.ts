@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { didYouMean, dottedPath, schemaIssues, type IssueAt } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
-import { GATE_PREDICATES, GraphSchema, NodeSchema, type GraphInput } from './schema.js';
+import { PREDICATES } from '../rules/predicates.js';
+import { GATE_PREDICATES, GraphSchema, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
 
 export type CompileResult = { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] };
@@ -59,7 +61,6 @@ function buildGraph(input: GraphInput): Graph {
   return { start: input.start, nodes, edges: input.edges, byId: new Map(nodes.map((node) => [node.id, node])) };
 }
 
-export type IssueAt = (path: readonly PropertyKey[], message: string) => SourceIssue;
 
 // The parts of a graph that failed the schema but are still readable, index for index, so the
 // structural checks can run too; an unreadable node or edge is left out (undefined).
@@ -102,7 +103,7 @@ function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): Sourc
     });
     node.gate?.forEach((predicate, j) => {
       if (!isRecord(predicate)) return;
-      const needsArtifact = 'locked' in predicate || 'sections' in predicate || 'frontMatter' in predicate || 'boundariesFrom' in predicate;
+      const needsArtifact = Object.keys(predicate).some((key) => Object.hasOwn(PREDICATES, key) && PREDICATES[key as GatePredicateKind].readsProducedArtifact);
       if (needsArtifact && !node.produces) {
         issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
       }
@@ -121,15 +122,9 @@ function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): Sourc
 }
 
 function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): SourceIssue {
-  const path = (raw.path ?? []).map((item) => item.key as PropertyKey);
-  const gateItem = gatePredicateIssue(path, root);
+  const gateItem = gatePredicateIssue((raw.path ?? []).map((item) => item.key as PropertyKey), root);
   if (gateItem) return issue(gateItem.path, gateItem.message);
-  const where = path.length > 0 ? `${describePath(path, root)}: ` : '';
-  const last = String(path[path.length - 1]);
-  const owner = path.length > 1 ? `${describePath(path.slice(0, -1), root)}: ` : '';
-  if (raw.kind === 'schema' && raw.expected === 'never') return issue(path, `${owner}unknown key "${last}"${suggest(last, path)}`);
-  if (raw.type === 'strict_object' && raw.received === 'undefined') return issue(path, `${owner}missing key "${last}"`);
-  return issue(path, `${where}${raw.message}`);
+  return schemaIssues(GraphSchema, [raw], issue, { describe: (path) => describePath(path, root), hint: predicateOutsideGate })[0]!;
 }
 
 // `nodes.3.phase` names a node by its id: after `extends: default` the index is not the file's.
@@ -157,52 +152,24 @@ function gatePredicateIssue(path: readonly PropertyKey[], root: unknown): { path
   if (keys.length !== 1) return { path: itemPath, message: `a gate predicate has exactly one key; found ${keys.length} (${keys.join(', ') || 'none'})` };
   const key = keys[0] as string;
   if (!(key in GATE_PREDICATES)) {
-    return { path: [...itemPath, key], message: `unknown gate predicate "${key}"${closest(key, known)} — known: ${known.join(', ')}` };
+    return { path: [...itemPath, key], message: `unknown gate predicate "${key}"${didYouMean(key, known)} — known: ${known.join(', ')}` };
   }
   const result = v.safeParse(GATE_PREDICATES[key as keyof typeof GATE_PREDICATES], item);
   if (result.success) return undefined;
-  const first = result.issues[0];
-  const sub = (first.path ?? []).map((p) => p.key as PropertyKey);
-  const detail = first.kind === 'schema' && first.expected === 'never' ? `unknown key "${String(sub[sub.length - 1])}"` : first.message;
-  return { path: [...itemPath, ...sub], message: `gate predicate "${key}": ${detail}` };
+  // The predicate's own problem, in its own terms: `gate predicate "reviewRounds": min: …`.
+  const [detail] = schemaIssues(GATE_PREDICATES[key as keyof typeof GATE_PREDICATES], result.issues.slice(0, 1), (_path, message) => ({ file: '', line: 1, column: 1, message }), {
+    describe: (path) => dottedPath(path.slice(1)),
+  });
+  const sub = (result.issues[0].path ?? []).map((p) => p.key as PropertyKey);
+  return { path: [...itemPath, ...sub], message: `gate predicate "${key}": ${detail!.message}` };
 }
 
-function suggest(key: string, path: readonly PropertyKey[]): string {
-  if (path.length === 1) return closest(key, ['start', 'nodes', 'edges']);
-  if (path[0] === 'edges') return closest(key, ['from', 'to', 'on']);
-  // `sectons:` on a node is most likely a gate predicate written outside `gate:`.
-  const hint = closest(key, [...NODE_KEYS, ...Object.keys(GATE_PREDICATES)]);
+// `sectons:` on a node is most likely a gate predicate written outside `gate:`.
+function predicateOutsideGate(key: string, path: readonly PropertyKey[]): string | undefined {
+  if (path.length !== 3 || path[0] !== 'nodes') return undefined;
+  const hint = didYouMean(key, [...Object.keys(NodeSchema.entries), ...Object.keys(GATE_PREDICATES)]);
   const predicate = Object.keys(GATE_PREDICATES).find((name) => hint === ` (did you mean "${name}"?)`);
-  return predicate ? ` (did you mean "${predicate}"? it is a gate predicate: list it under \`gate:\`)` : hint;
-}
-
-const NODE_KEYS = Object.keys(NodeSchema.entries);
-
-function closest(word: string, candidates: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best ? ` (did you mean "${best}"?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j] as number;
-      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length] as number;
+  return predicate ? ` (did you mean "${predicate}"? it is a gate predicate: list it under \`gate:\`)` : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

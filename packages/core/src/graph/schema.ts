@@ -15,7 +15,7 @@ export const repositoryPath = v.pipe(
   v.check((path) => !path.split(/[\\/]/).includes('..'), 'must stay inside the repository (no "..")'),
 );
 
-/** Gate predicates, one key per list item (ARCHITECTURE §4). Unknown keys are errors. */
+/** Gate predicates, one key per list item (docs/graph.md). Unknown keys are errors. */
 export const GATE_PREDICATES = {
   locked: v.strictObject({ locked: v.literal(true) }),
   frontMatter: v.strictObject({

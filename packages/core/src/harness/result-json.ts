@@ -1,4 +1,4 @@
-import { parseJsonObject } from '../json/parse-json-object.js';
+import { parseJsonObject } from '../json/parse-json.js';
 import { NO_USAGE, type HarnessResult, type Usage } from './adapter.js';
 
 /** Keys a reviewer's text is found under, in the order they are tried. */

@@ -1,5 +1,6 @@
 import type { CriticDeclaration } from '../config/reviews.js';
 import type { HarnessAdapter } from '../harness/adapter.js';
+import { parseJsonObject } from '../json/parse-json.js';
 import type { ProcessResult } from '../process/process.js';
 
 /** ok: the model answered · refused: the harness ran and refused · unknown: no answer either way. */
@@ -86,21 +87,18 @@ export interface VerdictFile {
 
 /** Read the verdict file; anything unreadable is an empty cache (it is re-probed, never trusted). */
 export function parseVerdictFile(text: string | undefined): Record<string, ModelVerdict> {
-  if (text === undefined) return {};
-  try {
-    const value = JSON.parse(text) as Partial<VerdictFile>;
-    if (value.schemaVersion !== 1 || value.verdicts === null || typeof value.verdicts !== 'object') return {};
-    const verdicts: Record<string, ModelVerdict> = {};
-    for (const [key, entry] of Object.entries(value.verdicts)) {
-      if (entry && typeof entry.argvDigest === 'string' && ['ok', 'refused', 'unknown'].includes(entry.verdict)) verdicts[key] = entry;
-    }
-    return verdicts;
-  } catch {
-    return {};
+  const parsed = text === undefined ? undefined : parseJsonObject(text, 'the verdict file');
+  if (!parsed?.ok) return {};
+  const value = parsed.value as Partial<VerdictFile>;
+  if (value.schemaVersion !== 1 || value.verdicts === null || typeof value.verdicts !== 'object') return {};
+  const verdicts: Record<string, ModelVerdict> = {};
+  for (const [key, entry] of Object.entries(value.verdicts)) {
+    if (entry && typeof entry.argvDigest === 'string' && ['ok', 'refused', 'unknown'].includes(entry.verdict)) verdicts[key] = entry;
   }
+  return verdicts;
 }
 
-/** A cached verdict, only when it was taken against this exact argv (decision-125: a changed flag invalidates it). */
+/** A cached verdict, only when it was taken against this exact argv (decision 012: a changed flag invalidates it). */
 export function cachedVerdict(cache: Readonly<Record<string, ModelVerdict>>, pair: ModelPair, argvDigest: string): ModelVerdict | undefined {
   const entry = cache[verdictKey(pair)];
   return entry !== undefined && entry.argvDigest === argvDigest ? entry : undefined;

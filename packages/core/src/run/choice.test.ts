@@ -13,7 +13,7 @@ describe('readChoice', () => {
   it('refuses a node outside the set, naming it, and an answer of another shape, saying why', () => {
     expect(readChoice({ next: 'deploy', reason: 'ship it' }, CHOICES)).toEqual({ ok: false, requested: 'deploy', reason: 'the agent\'s reason: "ship it"' });
     expect(readChoice(undefined, CHOICES)).toEqual({ ok: false, requested: undefined, reason: 'the answer was not a JSON object' });
-    expect(readChoice({ next: 'self-review' }, CHOICES)).toEqual({ ok: false, requested: undefined, reason: 'the answer is not {next, reason}: missing "reason"' });
+    expect(readChoice({ next: 'self-review' }, CHOICES)).toEqual({ ok: false, requested: undefined, reason: 'the answer is not {next, reason}: missing key "reason"' });
     expect(readChoice({ next: 'self-review', reason: 'x', extra: 1 }, CHOICES)).toMatchObject({ ok: false, reason: expect.stringContaining('unknown key "extra"') });
     expect(readChoice({ next: 3, reason: 'x' }, CHOICES)).toMatchObject({ ok: false, requested: undefined });
   });

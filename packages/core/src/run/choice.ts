@@ -38,7 +38,7 @@ export function readChoice(answer: unknown, choices: readonly string[]): ChoiceR
     const named = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>)['next'] : undefined;
     // A valid id in a malformed answer is not a choice: only a node outside the set is named back.
     const requested = typeof named === 'string' && !choices.includes(named) ? named : undefined;
-    return { ok: false, requested, reason: `the answer is not {next, reason}: ${answerProblem(parsed.issues)}` };
+    return { ok: false, requested, reason: `the answer is not {next, reason}: ${answerProblem(ChoiceAnswerSchema, parsed.issues)}` };
   }
   const { next, reason } = parsed.output;
   if (!choices.includes(next)) return { ok: false, requested: next, reason: `the agent's reason: "${oneLine(reason)}"` };

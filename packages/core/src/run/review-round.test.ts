@@ -23,7 +23,7 @@ describe('readReviewAnswer', () => {
   it('reads nothing from prose, another shape, or a repeat of a finding that was never reported', () => {
     expect(readReviewAnswer(undefined, 3, previous)).toEqual({ ok: false, reason: 'the review was not a JSON object' });
     expect(readReviewAnswer({ issues: [] }, 3, previous)).toMatchObject({ ok: false, reason: expect.stringContaining('unknown key "issues"') });
-    expect(readReviewAnswer({ findings: [{ file: 'a', summary: '   ' }] }, 3, previous)).toMatchObject({ ok: false, reason: expect.stringContaining('findings.0.summary: must not be empty') });
+    expect(readReviewAnswer({ findings: [{ file: 'a', summary: '   ' }] }, 3, previous)).toMatchObject({ ok: false, reason: expect.stringContaining('findings[0].summary: must not be empty') });
     expect(readReviewAnswer({ findings: [{ file: 'a', summary: 'x', repeats: 'R1.1' }] }, 3, previous)).toEqual({
       ok: false,
       reason: 'a finding repeats "R1.1", which the previous round did not report (it reported R2.1, R2.2)',

@@ -97,7 +97,7 @@ export function readReviewAnswer(answer: unknown, cycle: number, previous: reado
   if (answer === undefined) return { ok: false, reason: 'the review was not a JSON object' };
   const parsed = v.safeParse(AnswerSchema, answer);
   if (!parsed.success) {
-    return { ok: false, reason: `the review is not {findings: [{file, line?, summary, repeats?}]}: ${answerProblem(parsed.issues)}` };
+    return { ok: false, reason: `the review is not {findings: [{file, line?, summary, repeats?}]}: ${answerProblem(AnswerSchema, parsed.issues)}` };
   }
   const known = new Set(previous.map((finding) => finding.id));
   const stray = parsed.output.findings.find((finding) => finding.repeats !== undefined && !known.has(finding.repeats));

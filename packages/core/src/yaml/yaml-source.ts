@@ -1,6 +1,7 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import type { Position } from '../diagnostic.js';
 import { lineIndex } from './line-index.js';
+import { parseYaml } from './parse-yaml.js';
 
 /** A problem in a configuration or graph file, with the place it was found. */
 export interface SourceIssue {
@@ -24,7 +25,7 @@ export type YamlSourceResult = { ok: true; source: YamlSource } | { ok: false; i
 /** Parse YAML text, collecting every syntax error with its position. Never throws. */
 export function parseYamlSource(file: string, text: string): YamlSourceResult {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const doc = parseDocument(body, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseYaml(body);
   const at = lineIndex(body);
   if (doc.errors.length > 0) {
     return {

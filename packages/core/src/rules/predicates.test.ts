@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../diagnostic.js';
 import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
-import { evaluateWorkItem, type WorkItemResult } from './evaluate-work-item.js';
-import type { ArtifactSource, WorkItemInput } from './inputs.js';
+import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
+import type { ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // Every gate predicate of the default graph, ok and not ok, through evaluateWorkItem with

@@ -1,0 +1,38 @@
+import { approvalsOf, approvalTarget } from './predicate-sources.js';
+import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
+
+export const rule: Rule = defineRule({
+  id: 'approval-missing',
+  summary: "A human node's artifact has no recorded approval by an approver.",
+  predicates: {
+    approved: (names, ctx) => {
+      const { target } = approvalTarget(names, ctx);
+      if (!target || approvalsOf(target.name, ctx).stale) return [];
+      return [
+        report(rule, {
+          message: `No approver has approved ${target.name}.`,
+          file: target.artifact.path,
+          position: { line: 1, column: 1 },
+          node: ctx.node.id,
+          expected: 'an approval recorded by `the-loop graph approve` by a login with the approver role',
+          fix: `An approver listed in .the-loop/collaborators.yaml runs \`the-loop graph approve <id> ${target.name} --by <login>\`.`,
+        }),
+      ];
+    },
+  },
+});
+
+/** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
+export function examples(): RuleExamples {
+  const GRAPH = oneNodeGraph('gate: [{approved: design.md}]').replace('actor: agent', 'actor: human');
+  const DESIGN = '---\nstatus: approved\n---\n# Design\n';
+  const approval = { artifact: 'design.md', digest: 'd-1', by: 'ann', at: '2026-01-01T00:00:00Z' };
+
+  return {
+    notOk: [
+      { title: 'front-matter `status: approved` alone is no approval', graph: GRAPH, files: { 'design.md': DESIGN }, findings: ['design.md:1:1'] },
+      { title: 'an approval by a login without the approver role', graph: GRAPH, files: { 'design.md': DESIGN }, input: { approvals: [{ ...approval, by: 'mallory' }], approvers: ['ann'], digests: new Map([['design.md', 'd-1']]) }, findings: ['design.md:1:1'] },
+    ],
+    ok: [{ title: 'approved by an approver at the current digest', graph: GRAPH, files: { 'design.md': DESIGN }, input: { approvals: [approval], approvers: ['ann'], digests: new Map([['design.md', 'd-1']]) } }],
+  };
+}

@@ -1,0 +1,17 @@
+import type { Diagnostic } from '../diagnostic.js';
+import { defineRule, report, type Rule, type RuleExamples } from './rule.js';
+
+export const rule: Rule = defineRule({ id: 'artifact-unreadable', summary: 'An artifact cannot be read (binary, not UTF-8, too large, a broken link).' });
+
+/** A file the reader could not decode, with its reason; nothing about it is assumed. */
+export function unreadableArtifact(name: string, path: string, reason: string | undefined): Diagnostic {
+  return report(rule, { message: `${name} cannot be read: ${reason ?? 'not found'}.`, file: path, fix: `Replace ${name} with a UTF-8 Markdown file.` });
+}
+
+/** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
+export function examples(): RuleExamples {
+  return {
+    notOk: [{ title: 'a requirements.md that is not valid UTF-8', files: { 'requirements.md': { unreadable: 'it is not valid UTF-8' } }, findings: ['requirements.md'] }],
+    ok: [{ title: 'a readable requirements.md', files: { 'requirements.md': '# Requirements\n' } }],
+  };
+}
