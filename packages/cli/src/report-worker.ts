@@ -2,7 +2,7 @@
 // results back. Each worker opens the repository itself, so only ids and results cross threads.
 import { parentPort, workerData } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
-import { evaluateFromDisk } from './workspace/evaluate.js';
+import { evaluateFromDisk } from './gate/evaluate.js';
 import { openRepo } from './workspace/repo.js';
 
 interface Task {

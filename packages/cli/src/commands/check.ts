@@ -5,12 +5,12 @@ import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
 import { githubSummary, toGithubAnnotations } from '../format/github.js';
 import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
-import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, VERSION, type Command } from '../main.js';
+import { oneOf, parseOptions, VERSION, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
        the-loop check --all [--allow-empty] [options]

@@ -6,7 +6,7 @@ import { colorsFor } from '../format/colors.js';
 import { columns } from '../format/findings.js';
 import { openRepo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
-import { oneOf, parseOptions, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type CommandEnv } from './command.js';
 import { findExecutable } from '../process/find-executable.js';
 
 /** One row of `critic list`. */

@@ -16,7 +16,7 @@ import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readRepositoryFile } from '../workspace/read-file.js';
-import { parseOptions, type CommandEnv } from '../main.js';
+import { parseOptions, type CommandEnv } from './command.js';
 import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../process/scratch-file.js';
 

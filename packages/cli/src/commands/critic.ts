@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { Command } from '../main.js';
+import type { Command } from './command.js';
 
 const USAGE = `Usage: the-loop critic list [--repo DIR] [--format table|json]
        the-loop critic run <name> (--prompt TEXT | --prompt-file PATH) [--repo DIR] [--cwd DIR]

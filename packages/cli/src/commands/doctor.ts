@@ -11,7 +11,7 @@ import { gitHooksDir } from '../install/targets.js';
 import { git } from '../git/git.js';
 import { openRepo } from '../workspace/repo.js';
 import { runProcess, type RunResult } from '../process/run-process.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop doctor [--repo DIR] [--format table|json]
 

@@ -16,12 +16,12 @@ import {
 import { UsageError } from '../errors.js';
 import { commitTransitions, type Decision, type Gate } from '../state/commit-transitions.js';
 import { loadCollaborators } from '../workspace/collaborators.js';
-import { evaluateFromDisk, evaluateNodeFromDisk } from '../workspace/evaluate.js';
+import { evaluateFromDisk, evaluateNodeFromDisk } from '../gate/evaluate.js';
 import { loadGraphState, statePathOf } from '../state/graph-state-store.js';
 import { sha256 } from '../workspace/digest.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
 

@@ -4,12 +4,12 @@ import { findingWithFix, formatLocation, type HarnessAdapter, type HookEvent, ty
 import { blockingFindings, editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { configurationError, UsageError } from '../errors.js';
 import { harnessNamed } from '../harness/adapters.js';
-import { resolveCurrentWorkItem } from '../workspace/current-work-item.js';
-import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { resolveCurrentWorkItem } from '../gate/current-work-item.js';
+import { evaluateFromDisk } from '../gate/evaluate.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { parseOptions, type CommandEnv } from '../main.js';
+import { parseOptions, type CommandEnv } from './command.js';
 import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
 import { persistEscalation } from '../state/escalation.js';

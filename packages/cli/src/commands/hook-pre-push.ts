@@ -7,12 +7,12 @@ import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { formatFinding } from '../format/findings.js';
 import { materializeCommitPaths } from '../git/commit-tree.js';
-import { evaluateFromDisk } from '../workspace/evaluate.js';
+import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { listWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 import { runProcess } from '../process/run-process.js';
-import { parseOptions, type CommandEnv } from '../main.js';
+import { parseOptions, type CommandEnv } from './command.js';
 import { readStdin } from '../process/read-stdin.js';
 
 export const PRE_PUSH_USAGE = `Usage: the-loop hook pre-push [--repo DIR] [--chain PATH] [<remote> [<url>]]

@@ -1,4 +1,4 @@
-import { type Command } from '../main.js';
+import { type Command } from './command.js';
 import { harnessHookUsage, runHarnessHook } from './hook-harness.js';
 
 export const command: Command = {

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planHarnessTarget, type TargetPlan } from '../install/targets.js';
 import { git } from '../git/git.js';
-import { parseOptions, type Command } from '../main.js';
+import { parseOptions, type Command } from './command.js';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
-import { evaluateMany } from '../workspace/evaluate-many.js';
+import { evaluateMany } from '../gate/evaluate-many.js';
 import { artifactNames, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
-import { oneOf, parseOptions, type Command } from '../main.js';
+import { oneOf, parseOptions, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty]
 

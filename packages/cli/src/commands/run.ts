@@ -11,7 +11,7 @@ import { runWorkItem } from '../orchestrator/step-loop.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from '../main.js';
+import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
 
 /** The harness a run drives when neither `--harness` nor `workflow.harness` names one. */
 const DEFAULT_HARNESS = 'claude';

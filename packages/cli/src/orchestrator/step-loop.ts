@@ -43,7 +43,7 @@ import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../process/scratch-file.js';
 import { commitTransitions, type Committed, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
-import { evaluateNodeFromDisk } from '../workspace/evaluate.js';
+import { evaluateNodeFromDisk } from '../gate/evaluate.js';
 import { sha256 } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
 import { invokeHarness, type CallOutcome, type HarnessCall, type Purpose } from './invoke-harness.js';

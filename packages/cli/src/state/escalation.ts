@@ -1,8 +1,7 @@
 import { escalateAt } from '@the-loop/core';
-import { commitTransitions } from './commit-transitions.js';
+import { commitTransitions, type CommitEnv } from './commit-transitions.js';
 import { statePathOf } from './graph-state-store.js';
 import type { Repo } from '../workspace/repo.js';
-import type { CommandEnv } from '../main.js';
 
 /**
  * Persist a no-progress escalation in the work item's graph state, exactly as a transition
@@ -10,7 +9,7 @@ import type { CommandEnv } from '../main.js';
  * effects fire. A work item already escalated stays as it is. Returns the state file's path,
  * for the message.
  */
-export async function persistEscalation(repo: Repo, id: string, node: string, reason: string, env: CommandEnv, findings: readonly string[] = []): Promise<string> {
+export async function persistEscalation(repo: Repo, id: string, node: string, reason: string, env: CommitEnv, findings: readonly string[] = []): Promise<string> {
   await commitTransitions(repo, id, env, 'escalate', async (state, now) => {
     const result = escalateAt(repo.config.graph, state, node, reason, now, { findings, tried: [] });
     return { results: result.ok ? [result] : [] };

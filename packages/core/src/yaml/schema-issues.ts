@@ -71,9 +71,9 @@ export function dottedPath(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
-type SchemaNode = { readonly entries?: Record<string, unknown>; readonly item?: unknown; readonly value?: unknown; readonly wrapped?: unknown; readonly options?: readonly unknown[]; readonly type?: string };
+type SchemaNode = { readonly entries?: Record<string, unknown>; readonly item?: unknown; readonly value?: unknown; readonly wrapped?: unknown; readonly type?: string };
 
-// The keys an object schema knows at `path`, walking through optional, pipe, array, record and union.
+// The keys an object schema knows at `path`, walking through optional, pipe, array and record.
 function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
   let nodes: SchemaNode[] = [schema as SchemaNode];
   for (const key of path) {
@@ -89,9 +89,7 @@ function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
 
 function unwrap(node: SchemaNode | undefined): SchemaNode[] {
   if (node === undefined) return [];
-  if (node.wrapped !== undefined) return unwrap(node.wrapped as SchemaNode);
-  if (node.options !== undefined) return node.options.flatMap((option) => unwrap(option as SchemaNode));
-  return [node];
+  return node.wrapped === undefined ? [node] : unwrap(node.wrapped as SchemaNode);
 }
 
 function editDistance(a: string, b: string): number {

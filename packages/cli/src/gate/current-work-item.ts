@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { workItemIdProblem } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
 import { currentBranch } from '../git/git.js';
-import { mapLimit } from './map-limit.js';
-import { readIfPresent } from './read-file.js';
-import { listWorkItems, resolveWorkItem } from './read-work-item.js';
-import type { Repo } from './repo.js';
+import { mapLimit } from '../workspace/map-limit.js';
+import { readIfPresent } from '../workspace/read-file.js';
+import { listWorkItems, resolveWorkItem } from '../workspace/read-work-item.js';
+import type { Repo } from '../workspace/repo.js';
 
 /** The file a person or a tool writes to say which work item is being worked on. */
 export const CURRENT_POINTER = '.the-loop/current';

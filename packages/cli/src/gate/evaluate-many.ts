@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
-import { mapLimit } from './map-limit.js';
-import type { Repo } from './repo.js';
+import { mapLimit } from '../workspace/map-limit.js';
+import type { Repo } from '../workspace/repo.js';
 
 // Below this many work items a worker's start-up costs more than it saves.
 const PARALLEL_THRESHOLD = 400;

@@ -1,9 +1,9 @@
 import { APPROVER_ROLE, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
-import { loadCollaborators } from './collaborators.js';
+import { loadCollaborators } from '../workspace/collaborators.js';
 import { readGraphState } from '../state/graph-state-store.js';
-import { findingsDigest } from './digest.js';
-import { artifactNames, readWorkItem } from './read-work-item.js';
-import type { Repo } from './repo.js';
+import { findingsDigest } from '../workspace/digest.js';
+import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
+import type { Repo } from '../workspace/repo.js';
 
 export interface EvaluateOptions {
   /** Ignore recorded graph state and derive everything from the artifacts. */

@@ -1,0 +1,47 @@
+// What every command is and gets: the contract between main.ts and the commands it loads.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { HarnessAdapter } from '@the-loop/core';
+import { UsageError } from '../errors.js';
+
+/** The CLI's version, as `--version` prints it and SARIF reports it. */
+export const VERSION = '0.1.0';
+
+/** A command: parses its own options, does its I/O, prints, and returns the exit code. */
+export interface Command {
+  readonly summary: string;
+  /** The `--help` text; a function when it names the harnesses the command is given. */
+  readonly usage: string | ((env: CommandEnv) => string);
+  run(args: readonly string[], env: CommandEnv): Promise<number>;
+}
+
+/** What a command may touch, injected so tests and other callers can redirect it. */
+export interface CommandEnv {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdin: NodeJS.ReadableStream;
+  readonly now: () => Date;
+  /** The harnesses the CLI answers hooks for, installs into and runs: passed in, never looked up. */
+  readonly adapters: readonly HarnessAdapter[];
+}
+
+/** Parse a command's options strictly: an unknown option is a usage error, never ignored. */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: T,
+  usage: string,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  }
+}
+
+/** Check an option's value against the allowed set. */
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, option: string): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
