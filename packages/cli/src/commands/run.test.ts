@@ -183,12 +183,12 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
     expect(run.code).toBe(1);
     expect(run.result).toMatchObject({ status: 'escalated', nodesRun: [{ node: 'requirements', attempts: 1, outcome: 'escalated' }] });
     const exited = run.events.find((e) => e['event'] === 'harness.exited');
-    expect(exited).toMatchObject({ timedOut: true, exitCode: null, failure: 'timed out after 2 s; its process group was killed' });
+    expect(exited).toMatchObject({ timedOut: true, exitCode: null, failure: 'timed out after 2 s; the process group was terminated' });
     const grandchild = Number(await readFile(pidfile, 'utf8'));
     // SIGKILL is delivered at once; a loaded machine may take a moment to tear the process down.
     await expect.poll(() => isAlive(grandchild), { timeout: 3000, interval: 50 }).toBe(false);
     expect(await p.state()).toMatchObject({ nodes: { requirements: { attempts: 1 } }, escalated: { node: 'requirements' } });
-    expect(await p.read(`${DIR}/conflicts.md`)).toContain('timed out after 2 s; its process group was killed');
+    expect(await p.read(`${DIR}/conflicts.md`)).toContain('timed out after 2 s; the process group was terminated');
   });
 
   it('resumes a run killed mid-node: kills the harness it left, records the half-finished attempt and re-dispatches', async () => {
@@ -199,6 +199,7 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
     const env = { PATH: STANDIN_PATH, STANDIN_SCRIPT: join(aside, 'script.json'), STANDIN_RECORD: p.record };
     // Synchronise on what the run reports: once it says the harness runs, kill the run outright.
     const child = spawn(process.execPath, [BIN, 'run', ID, '--request-id', 'first'], { cwd: p.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const invoked = await new Promise<Record<string, unknown>>((resolve, reject) => {
       let buffered = '';
       child.stderr.on('data', (chunk: Buffer) => {
@@ -209,11 +210,10 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
         }
         buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
       });
-      child.on('exit', () => reject(new Error('the run ended before it started the harness')));
+      void exited.then((code) => reject(new Error(`the run ended (exit ${code}) before it started the harness`)));
     });
-    const killed = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGKILL');
-    await killed;
+    expect(await exited).toBeNull();
     const orphan = invoked['pid'] as number;
     expect(isAlive(orphan)).toBe(true);
     expect(existsSync(join(p.dir, '.the-loop/local/in-flight', `${ID}.json`))).toBe(true);

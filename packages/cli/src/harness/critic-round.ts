@@ -3,7 +3,6 @@ import {
   jsonAnswer,
   NO_USAGE,
   parseResultLike,
-  parseResultObject,
   resolveInvocation,
   type CriticEntry,
   type HarnessAdapter,
@@ -14,9 +13,10 @@ import {
 } from '@the-loop/core';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from './hooks-off.js';
+import { harnessRunFailure, type FailureReason } from './run-failure.js';
 
 /** Why a round ended as it did: a stable code beside the human `error`. */
-export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
+export type RoundReason = 'ran' | FailureReason | 'no-output';
 
 /** The one document `critic run` prints (docs/critics.md). */
 export interface Envelope {
@@ -43,22 +43,13 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
     invocation.outputFormat === 'json'
       ? (adapters.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
       : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null, structured: jsonAnswer(outcome.stdout) };
-  const seconds = invocation.timeoutMs / 1000;
-  const [reason, error]: [RoundReason, string | null] =
-    outcome.spawnError === 'not-found'
-      ? ['binary-missing', `${invocation.command} was not found on PATH (or is not executable) from ${invocation.cwd}`]
-      : outcome.spawnError !== undefined
-        ? ['spawn-failed', `${invocation.command} could not be started: ${outcome.spawnError}`]
-        : outcome.timedOut
-          ? ['timeout', `timed out after ${seconds} s; the process group was terminated`]
-          : outcome.exitCode !== 0
-            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${cause(outcome, parsed.text)}`]
-            : parsed.isError
-              ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
-              : parsed.text.trim() === ''
-                ? // Silence must not pass for "zero findings": it would end the loop on a review that never happened.
-                  ['no-output', 'the critic exited 0 but printed no review']
-                : ['ran', null];
+  const failure = harnessRunFailure(invocation, outcome, parsed);
+  const [reason, error]: [RoundReason, string | null] = failure
+    ? [failure.reason, failure.error]
+    : parsed.text.trim() === ''
+      ? // Silence must not pass for "zero findings": it would end the loop on a review that never happened.
+        ['no-output', 'the critic exited 0 but printed no review']
+      : ['ran', null];
   const envelope: Envelope = {
     schemaVersion: 1,
     critic: critic.name,
@@ -76,22 +67,6 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
     usage: parsed.usage,
   };
   return { envelope, structured: parsed.structured };
-}
-
-// Why a harness failed: the text of a result object that reports the error (Claude Code puts
-// the cause there, and only a diagnostic tag on stderr), else the end of stderr.
-function cause(outcome: ProcessResult, text: string): string {
-  const reported = parseResultObject(outcome.stdout)?.['is_error'] === true ? firstLine(text) : '';
-  return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
-}
-
-function tail(stderr: string): string {
-  const last = stderr.trim().split(/\r?\n/).slice(-3).join(' / ');
-  return last === '' ? '' : `: ${last.slice(0, 500)}`;
-}
-
-function firstLine(text: string): string {
-  return (text.trim().split(/\r?\n/, 1)[0] ?? '').slice(0, 500);
 }
 
 /** One critic round run: its envelope and the structured answer read from it (undefined when it printed none). */

@@ -1,5 +1,6 @@
-import { howItEnded, type HarnessAdapter, type HarnessResult, type ProcessResult } from '@the-loop/core';
+import type { HarnessAdapter, HarnessResult, ProcessResult } from '@the-loop/core';
 import { withHooksOff } from '../harness/hooks-off.js';
+import { harnessRunFailure } from '../harness/run-failure.js';
 import { runOnPath } from '../process/run-process.js';
 import { withScratchFile } from '../process/scratch-file.js';
 import type { RunEvents } from './run-events.js';
@@ -88,7 +89,7 @@ export async function invokeHarness(context: InvokeContext, call: HarnessCall): 
     });
     await spawned;
     const result = adapter.parseResult(process.stdout, process.exitCode ?? 1);
-    const failure = failureOf(adapter, call, process, result);
+    const failure = harnessRunFailure({ command: adapter.binary, timeoutMs: call.timeoutMs, cwd: context.root }, process, result);
     events.emit('harness.exited', call.node, {
       harness: adapter.name,
       purpose: call.purpose,
@@ -99,21 +100,8 @@ export async function invokeHarness(context: InvokeContext, call: HarnessCall): 
       sessionId: result.sessionId,
       durationSeconds: Math.round(process.durationMs) / 1000,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.usage.costUsd },
-      failure: failure ?? null,
+      failure: failure?.error ?? null,
     });
-    return { result, process, failure, notStarted: process.spawnError !== undefined };
+    return { result, process, failure: failure?.error, notStarted: process.spawnError !== undefined };
   });
-}
-
-function failureOf(adapter: HarnessAdapter, call: HarnessCall, process: ProcessResult, result: HarnessResult): string | undefined {
-  const request = { command: adapter.binary, timeoutMs: call.timeoutMs };
-  if (process.spawnError !== undefined || process.timedOut || process.exitCode === null) {
-    const how = howItEnded(request, process);
-    return process.timedOut ? `${how}; its process group was killed` : how;
-  }
-  if (process.exitCode === 0 && !result.isError) return undefined;
-  // Claude Code explains a failed turn in its result text and only tags stderr.
-  const said = result.isError && result.text.trim() !== '' && result.text !== process.stdout ? result.text : process.stderr;
-  const first = said.trim().split(/\r?\n/).slice(-3).join(' / ').slice(0, 500);
-  return `${adapter.binary} ${process.exitCode === 0 ? 'reported an error' : `exited ${process.exitCode}`}${first ? `: ${first}` : ''}`;
 }
