@@ -1,12 +1,12 @@
 // `the-loop run` end to end: the built CLI drives harness stand-ins on PATH that accept exactly
 // the flags the real CLIs' --help lists, record the argv and prompt they received, and act as an
 // agent from a script — writing an artifact correctly, wrongly, not at all, or hanging.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, watch } from 'node:fs';
+import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, tempProject, type Recorded } from '../test-support/cli-harness.js';
 
 const ID = 'issue-7';
@@ -48,6 +48,21 @@ interface Run {
   readonly stderr: string;
 }
 
+/** Resolves once the stand-ins have recorded an invocation in `file`: woken by the file system, never by a timer. */
+function recordedOnce(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Watch first, then look: a line written in between still wakes the check.
+    const watcher = watch(dirname(file), () => void check());
+    const check = async () => {
+      if (!(await readFile(file, 'utf8').catch(() => '')).includes('\n')) return;
+      watcher.close();
+      resolve();
+    };
+    watcher.on('error', reject);
+    void check();
+  });
+}
+
 /** A temporary repository with the config and files, and a stand-in script file beside it. */
 async function project(configText: string, files: Record<string, string> = {}) {
   const dir = await tempProject({ '.the-loop/harness-config.yaml': configText, [`${DIR}/execution-log.md`]: LOG, ...files });
@@ -64,7 +79,7 @@ async function project(configText: string, files: Record<string, string> = {}) {
       const done = await runWithStandins(['run', ID, ...args], { cwd: dir, env: { PATH: STANDIN_PATH, STANDIN_SCRIPT: script, STANDIN_RECORD: record, ...env } });
       return {
         ...done,
-        result: done.stdout === '' ? ({ nodesRun: [] } as unknown as Run['result']) : JSON.parse(done.stdout),
+        result: done.stdout.startsWith('{') ? JSON.parse(done.stdout) : ({ nodesRun: [] } as unknown as Run['result']),
         events: done.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
       };
     },
@@ -135,14 +150,32 @@ describe('the-loop run: from the first node to a human gate', () => {
     expect(log).toContain('| requirements | tasks | pass |');
   });
 
-  it('takes the stage\'s model from tokenEconomy.modelRouting, and --model over it', async () => {
+  it('on entering a node picks its stage\'s model (--model overrides it) and discloses only that node\'s reference material', async () => {
     const routing = ['tokenEconomy:', '  modelRouting:', '    tiers: {frontier: {claude: claude-opus-4, cursor: gpt-5}}', '    stages: {requirements: frontier}'];
-    const p = await project(config({ requirements: ', stage: requirements' }).replace('workflow:', `${routing.join('\n')}\nworkflow:`));
+    const withReference = config({ requirements: ', stage: requirements, references: [docs/reference/requirements.md]' });
+    const p = await project(`${routing.join('\n')}\n${withReference}`, { 'docs/reference/requirements.md': 'Name every actor.\n' });
     await p.run(['--max-nodes', '1'], [{ write: { [`${DIR}/requirements.md`]: LOCKED } }]);
     await p.run(['--model', 'claude-haiku-4'], [{ write: { [`${DIR}/tasks.md`]: '- [x] done\n' } }]);
     const [requirements, tasks] = await p.prompts();
-    expect(requirements?.argv).toContain('claude-opus-4');
+    expect(requirements?.argv.slice(3, 5)).toEqual(['--model', 'claude-opus-4']);
+    expect(requirements?.prompt).toContain('Reference material for this node, docs/reference/requirements.md:\n<<<\nName every actor.\n>>>');
     expect(tasks?.argv.slice(3, 5)).toEqual(['--model', 'claude-haiku-4']);
+    expect(tasks?.prompt).not.toContain('Name every actor.');
+  });
+
+  it('leaves the graph through its last node: complete, the run\'s total in Run usage and a Learnings entry opened', async () => {
+    const last = config()
+      .replace("      - {id: approval, phase: implementation, actor: human, produces: tasks.md, gate: [{approved: tasks.md}]}\n", '')
+      .replace('      - {from: tasks, to: approval, on: pass}\n', '');
+    const p = await project(last, { [`${DIR}/execution-log.md`]: `${LOG}\n## Learnings\n\n- Greetings need a fallback name.\n` });
+    const run = await p.run(['--format', 'text'], [{ write: { [`${DIR}/requirements.md`]: LOCKED } }, { write: { [`${DIR}/tasks.md`]: '- [x] done\n' } }]);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^issue-7: complete at \(left the graph\) — the work item left the graph through its last node\n {2}requirements {13}pass {13}1 attempt {2}session 8d3c0b1e-0000-4000-8000-000000000001\n/);
+    const log = await p.read(`${DIR}/execution-log.md`);
+    expect(log).toMatch(/\| \(run total\) \| — \| 2 \| 2400 \| 680 \| 0\.0246 \|/);
+    expect(log).toMatch(/- Greetings need a fallback name\.\n- \S+: run \S+ took the work item out of the graph after 2 nodes and 2 harness runs \(2400 input and 680 output tokens, \$0\.0246\)/);
+    expect(await p.state()).toMatchObject({ currentNode: null });
   });
 });
 
@@ -212,9 +245,15 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
       });
       void exited.then((code) => reject(new Error(`the run ended (exit ${code}) before it started the harness`)));
     });
+    // The run reports the harness started; the harness reports it took its step (its record line).
+    await recordedOnce(p.record);
     child.kill('SIGKILL');
     expect(await exited).toBeNull();
     const orphan = invoked['pid'] as number;
+    // Whatever happens below, the hanging harness this test left does not outlive it.
+    onTestFinished(() => {
+      if (isAlive(orphan)) process.kill(-orphan, 'SIGKILL');
+    });
     expect(isAlive(orphan)).toBe(true);
     expect(existsSync(join(p.dir, '.the-loop/local/in-flight', `${ID}.json`))).toBe(true);
 
@@ -248,14 +287,27 @@ describe('the-loop run: requests, choices and contracts', () => {
     expect(await p.prompts()).toHaveLength(2);
     expect(await readFile(join(p.dir, '.the-loop/local/runs/nightly-42.json'), 'utf8')).toBe(first.stdout);
     expect(first.result['requestId']).toBe('nightly-42');
+    const text = await runWithStandins(['run', ID, '--request-id', 'nightly-42', '--format', 'text'], { cwd: p.dir });
+    expect(text.stdout).toContain('issue-7: parked at approval — "approval" waits on a person');
+  });
+
+  it('ends budget-exhausted when --budget-seconds runs out, killing the harness that was still working', async () => {
+    const p = await project(config());
+    const run = await p.run(['--budget-seconds', '1.5'], [{ mode: 'hang' }]);
+
+    expect(run.code).toBe(1);
+    expect(run.result).toMatchObject({ status: 'budget-exhausted', reason: expect.stringContaining('--budget-seconds 1.5') });
+    // Whether the harness started before the budget was spent depends on the machine; one that ran was killed.
+    for (const exited of run.events.filter((e) => e['event'] === 'harness.exited')) expect(exited).toMatchObject({ timedOut: true });
   });
 
   it('falls back to the static edge when the agent picks a node outside the declared set, and logs both in decisions', async () => {
     const p = await project(
       config({ tasks: ', choices: [approval, requirements]' }).replace('      - {from: tasks, to: approval, on: pass}', '      - {from: tasks, to: approval, on: pass}\n      - {from: tasks, to: requirements, on: rework}'),
     );
+    await writeFile(join(p.dir, '.the-loop/harness-config.yaml'), (await p.read('.the-loop/harness-config.yaml')).replace('workflow:\n', 'workflow:\n  harness: cursor\n'));
     const run = await p.run(
-      ['--harness', 'cursor', '--max-nodes', '2'],
+      ['--max-nodes', '2'],
       [{ write: { [`${DIR}/requirements.md`]: LOCKED } }, { write: { [`${DIR}/tasks.md`]: '- [x] done\n' } }, { answer: { next: 'deploy', reason: 'it is ready' } }],
     );
 
@@ -300,6 +352,10 @@ describe('the-loop run: requests, choices and contracts', () => {
     await refused([], /\.the-loop\/harness-config\.yaml:2:12 {2}workflow\.harness: no harness named "vim" \(known: claude, cursor\)/, config().replace('workflow:\n', 'workflow:\n  harness: vim\n'));
     await refused([], /tokenEconomy\.modelRouting\.stages\.design: tier "huge" is not declared/, `tokenEconomy: {modelRouting: {stages: {design: huge}}}\n${config()}`);
     await refused([], /reference docs\/ref\.md of node "requirements" does not exist/, config({ requirements: ', references: [docs/ref.md]' }));
+    await symlink('/etc/hostname', join(p.dir, 'docs/outside.md'));
+    await refused([], /reference docs\/outside\.md of node "requirements" leads out of the repository/, config({ requirements: ', references: [docs/outside.md]' }));
+    spawnSync('mkfifo', [join(p.dir, 'docs/pipe.md')]);
+    await refused([], /reference docs\/pipe\.md of node "requirements" is not a regular file/, config({ requirements: ', references: [docs/pipe.md]' }));
     await writeFile(join(p.dir, '.the-loop/harness-config.yaml'), config());
     const noClaude = await runWithStandins(['run', ID], { cwd: p.dir, env: { PATH: STANDIN_PATH.split(':').slice(1).join(':') } });
     expect(noClaude).toMatchObject({ code: 2, stdout: '' });
