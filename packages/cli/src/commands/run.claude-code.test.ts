@@ -14,6 +14,8 @@ const DIR = `docs/specs/${ID}`;
 const TASKS = `${DIR}/tasks.md`;
 const CONFIG = [
   'workflow:',
+  // A Claude Code run that hangs is ended by the run itself, well inside the test's own limit.
+  '  timeoutSeconds: 20',
   '  graph:',
   '    start: requirements',
   '    nodes:',

@@ -42,7 +42,7 @@ import { UsageError } from '../errors.js';
 import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../process/scratch-file.js';
 import { commitTransitions, type Committed, type Decision } from '../state/commit-transitions.js';
-import { loadGraphState } from '../state/graph-state-store.js';
+import { loadGraphState, readGraphState } from '../state/graph-state-store.js';
 import { evaluateNodeFromDisk } from '../gate/evaluate.js';
 import { sha256 } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
@@ -77,6 +77,9 @@ export interface RunRequest {
 
 /** A node the run cannot work on (its harness cannot start, no reviewer could run, a reference cannot be read): the run fails closed. */
 class RunFailure extends Error {}
+
+/** `--budget-seconds` is spent: no harness run may start. */
+class BudgetSpent extends Error {}
 
 interface Visit {
   node: string;
@@ -124,9 +127,18 @@ class Run {
 
   async drive(): Promise<RunResult> {
     this.latest = await latestSession(this.r.repo, this.r.id);
-    let end = await this.recoverInterrupted();
-    while (!end) end = await this.step();
-    const state = await loadGraphState(this.r.repo, this.r.id);
+    let end: End | undefined;
+    try {
+      end = await this.recoverInterrupted();
+      while (!end) end = await this.step();
+    } catch (error) {
+      // A file that turned unreadable mid-run (graph state, a local record) after a harness has
+      // run is a failed run with its result printed; before anything ran it stays exit 2.
+      if (!(error instanceof UsageError) || this.runs === 0) throw error;
+      end = { status: 'failed', reason: error.message.split('\n')[0] ?? error.message };
+    }
+    const read = await readGraphState(this.r.repo, this.r.id);
+    const state = read?.ok ? read.state : undefined;
     if (end.status === 'complete') {
       await this.log(closingEntries(this.now(), this.r.requestId, this.visits.length, this.runs, this.usage), 'onExitGraph');
     }
@@ -166,6 +178,10 @@ class Run {
       if (type !== undefined) return await this.review(node, visit, type);
       return await this.agent(node, visit);
     } catch (error) {
+      if (error instanceof BudgetSpent) {
+        visit.outcome = 'budget-exhausted';
+        return { status: 'budget-exhausted', reason: error.message };
+      }
       if (!(error instanceof RunFailure)) throw error;
       visit.outcome = 'failed';
       await clearInFlight(this.r.repo, this.r.id);
@@ -455,7 +471,7 @@ class Run {
   private async call(node: GraphNode, visit: Visit, spec: { purpose: Purpose; prompt: string; writes: boolean; attempt?: number; answerSchema?: Readonly<Record<string, unknown>>; resume?: string | undefined }): Promise<CallOutcome & { budget: boolean }> {
     const nodeMs = (node.timeoutSeconds ?? this.r.repo.config.timeoutSeconds ?? DEFAULT_NODE_TIMEOUT_SECONDS) * 1000;
     const remaining = this.remainingMs();
-    if (remaining === 0) throw new RunFailure(`--budget-seconds ${this.r.budgetSeconds} ran out before a harness run at "${node.id}"`);
+    if (remaining === 0) throw new BudgetSpent(`--budget-seconds ${this.r.budgetSeconds} ran out before a harness run at "${node.id}"`);
     const timeoutMs = remaining === undefined ? nodeMs : Math.min(nodeMs, remaining);
     const model = this.modelFor(node);
     const resume = 'resume' in spec ? spec.resume : sessionToResume(node.session, this.latest, this.r.adapter.name);
