@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { runCriticRound } from '../harness/critic-round.js';
-import { withScratchFile } from '../process/scratch-file.js';
+import { withScratchFile } from '../workspace/scratch.js';
 
 const MAX_PROMPT_BYTES = 16 * 1024 * 1024;
 

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { howItEnded, parseJson, parseJsonObject, type HarnessAdapter, type HookEvent } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { CANARIES, CONTROL, SPEC_DIR, writeCanaryRepo } from '../doctor/canary-repo.js';
 import { resolveLauncher, splitCommandLine } from '../doctor/command-line.js';
 import { readIfPresent } from '../workspace/read-file.js';
+import { withScratchDir } from '../workspace/scratch.js';
 import { isOwnPrePush, prePushCommand } from '../install/pre-push-script.js';
 import { gitHooksDir } from '../install/targets.js';
 import { git } from '../git/git.js';
@@ -172,12 +172,9 @@ async function runHookCommand(argv: readonly string[], options: { cwd: string; s
   return { ...result, ended: howItEnded(request, result) };
 }
 
-async function withCanaryRepo<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'the-loop-doctor-'));
-  try {
+function withCanaryRepo<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  return withScratchDir('doctor', async (dir) => {
     await writeCanaryRepo(dir);
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return fn(dir);
+  });
 }

@@ -1,6 +1,5 @@
-import { access, constants, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { access, constants, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { howItEnded } from '@the-loop/core';
 import { blockingFindings, failsCheck, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
@@ -11,6 +10,7 @@ import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { listWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
+import { withScratchDir } from '../workspace/scratch.js';
 import { runProcess } from '../process/run-process.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { readStdin } from '../process/read-stdin.js';
@@ -50,8 +50,7 @@ export async function runPrePush(args: readonly string[], env: CommandEnv): Prom
 
 async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c: ReturnType<typeof colorsFor>): Promise<{ checked: number; refused: boolean }> {
   const paths = await pushedPaths(root, update);
-  const temp = await mkdtemp(join(tmpdir(), 'the-loop-push-'));
-  try {
+  return withScratchDir('push', async (temp) => {
     // The gate reads the configuration and the work items as they are in the pushed commit.
     await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
     const probe = await openRepo(temp, undefined);
@@ -73,9 +72,7 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
       env.stderr.write(`${blocking.map((d) => formatFinding(d, c, '  ')).join('\n')}\n`);
     }
     return { checked, refused };
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
+  });
 }
 
 // Every path a pushed commit touched. For a branch the remote does not have yet, every

@@ -2,7 +2,7 @@ import type { HarnessAdapter, HarnessResult, ProcessResult } from '@the-loop/cor
 import { withHooksOff } from '../harness/hooks-off.js';
 import { harnessRunFailure } from '../harness/run-failure.js';
 import { runOnPath } from '../process/run-process.js';
-import { withScratchFile } from '../process/scratch-file.js';
+import { withScratchFile } from '../workspace/scratch.js';
 import type { RunEvents } from './run-events.js';
 
 /** Why the run's harness was started: the node's work, a review round, the fix after one, or a choice. */

@@ -40,7 +40,7 @@ import {
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { runCriticRound } from '../harness/critic-round.js';
-import { withScratchFile } from '../process/scratch-file.js';
+import { withScratchFile } from '../workspace/scratch.js';
 import { commitTransitions, type Committed, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState, readGraphState } from '../state/graph-state-store.js';
 import { evaluateNodeFromDisk } from '../gate/evaluate.js';
