@@ -35,7 +35,7 @@ import { dirname, resolve } from 'node:path';
 // Options per harness, as each CLI's --help lists them: false = boolean, true = takes a
 // value, 'optional' = optional value, 'variadic' = one or more values; an array = the
 // value's allowed choices.
-const OPTIONS = {
+export const OPTIONS = {
   claude: {
     short: { '-p': '--print', '-r': '--resume', '-c': '--continue', '-h': '--help', '-d': '--debug', '-n': '--name', '-v': '--version', '-w': '--worktree' },
     long: {
