@@ -43,23 +43,27 @@ export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGr
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
-export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { renderAssignment } from './graph-state/assignment.js';
+export type { AssignmentInput, Reference } from './graph-state/assignment.js';
+export { findingLines, findingWithFix } from './format/finding-lines.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
-export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
+export type { ConflictEntry, Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
 
 export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole, parseCollaborators } from './config/collaborators.js';
 export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
 export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
 export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';
 export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
 export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
-export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+export { REVIEW_TEXT_KEYS, jsonAnswer, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
@@ -67,6 +71,8 @@ export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substit
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, evidenceRecordJsonSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
+export { ModelRoutingSchema, TokenEconomySchema, modelForStage, parseModelRouting } from './config/token-economy.js';
+export type { ModelRouting, ModelRoutingResult } from './config/token-economy.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
@@ -98,3 +104,13 @@ export type { CheckEvidence, CriterionStatus, CriterionVerdict, CurrentState, Ev
 export { buildCompletionProof } from './proof/completion.js';
 export type { CompletionProof, OpenDecision, ProofCheck, ProofCriterion } from './proof/completion.js';
 export { proofToMarkdown } from './proof/markdown.js';
+export { choicePrompt, choiceSchema, readChoice } from './run/choice.js';
+export type { ChoicePromptInput, ChoiceReading } from './run/choice.js';
+export { REVIEW_ANSWER_SCHEMA, RoundRecordSchema, findingText, parseRoundRecord, readReviewAnswer, reviewPrompt } from './run/review-round.js';
+export type { ReviewPromptInput, ReviewReading, RoundFinding, RoundOutcome, RoundRecord, RoundRecordResult } from './run/review-round.js';
+export { NO_RUN_USAGE, addUsage, runExitCode } from './run/run-result.js';
+export type { NodeRun, NodeRunOutcome, RunResult, RunStatus, RunUsage } from './run/run-result.js';
+export { parseJsonDocument } from './json/parse-json-document.js';
+export type { JsonDocumentResult } from './json/parse-json-document.js';
+export { InFlightSchema, SessionRecordSchema, SessionsSchema, requestIdProblem, sessionToResume } from './run/run-records.js';
+export type { InFlight, SessionRecord, Sessions } from './run/run-records.js';

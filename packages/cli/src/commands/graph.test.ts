@@ -230,7 +230,7 @@ describe('graph show and repository graphs', () => {
     expect(doc.effects.find((e) => e.kind === 'log')?.message).toContain('choice "nowhere" is not one of ship, rework');
     expect(doc.state.decisions).toEqual([
       { node: 'review', requested: 'rework', taken: 'rework', via: 'choice', at: expect.any(String) },
-      { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', at: expect.any(String) },
+      { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', reason: 'choice "nowhere" is not one of ship, rework', at: expect.any(String) },
     ]);
     const status = await runWithoutTokens(['graph', 'status', ID, '--format', 'json'], { cwd: root });
     expect(status.json()).toMatchObject({ schemaVersion: 1, workItem: ID, recordedNode: 'ship', derivedNode: 'ship', agrees: true });

@@ -9,20 +9,15 @@ import {
   graphToMermaid,
   graphToText,
   loginsWithRole,
-  parseRuntimeConfig,
-  startGraph,
   transition,
-  type Diagnostic,
-  type Effect,
   type GraphState,
-  type Taken,
   type TransitionResult,
 } from '@the-loop/core';
-import { configurationError, UsageError } from '../errors.js';
-import { runExternalEffects, runFileEffects, type EffectContext, type EffectReport } from '../effects/run-effects.js';
+import { UsageError } from '../errors.js';
+import { commitTransitions, type Decision, type Gate } from '../state/commit-transitions.js';
 import { loadCollaborators } from '../workspace/collaborators.js';
 import { evaluateFromDisk, evaluateNodeFromDisk } from '../gate/evaluate.js';
-import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../state/graph-state-store.js';
+import { loadGraphState, statePathOf } from '../state/graph-state-store.js';
 import { sha256 } from '../workspace/digest.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
@@ -113,14 +108,6 @@ interface StepOptions {
   readonly claim: string | undefined;
 }
 
-interface Gate {
-  node: string;
-  outcome: string;
-  findings: readonly Diagnostic[];
-  /** The recorded node's own gate was unmet, so the pointer could not move. */
-  stalled: boolean;
-}
-
 // Evaluate the recorded node and take its edge; keep going while later gates already pass,
 // so one advance catches the pointer up with the artifacts. Only the first gate evaluated
 // records an unmet attempt: entering a node is not a failed try at it.
@@ -168,12 +155,6 @@ async function step(repo: Repo, id: string, state: GraphState, now: string, opti
 
 type Out = (doc: Record<string, unknown>, text: string) => void;
 
-/** What a mutating command decided: the transitions to apply, and the gate it evaluated last. */
-interface Decision {
-  readonly results: readonly TransitionResult[];
-  readonly gate?: Gate;
-}
-
 async function mutate(
   repo: Repo,
   id: string,
@@ -182,36 +163,8 @@ async function mutate(
   verb: string,
   decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
-  const runtime = parseRuntimeConfig(repo.config.source);
-  if (!runtime.ok) throw configurationError('the configuration is invalid', runtime.issues);
-  const ctx: EffectContext = { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env };
-  const now = env.now().toISOString();
-  const outcome = await withStateLock(repo, id, async () => {
-    const recorded = await loadGraphState(repo, id);
-    const effects: Effect[] = [];
-    let state: GraphState;
-    if (recorded) state = recorded;
-    else {
-      const started = startGraph(repo.config.graph, id, now);
-      state = started.state;
-      effects.push(...started.effects);
-    }
-    const from = state.currentNode;
-    const { results, gate } = await decide(state, now);
-    const refused = results.find((r) => !r.ok);
-    const taken: Taken[] = [];
-    for (const r of results) {
-      if (!r.ok) break;
-      state = r.state;
-      effects.push(...r.effects);
-      if (r.taken) taken.push(r.taken);
-    }
-    if (refused && !refused.ok && taken.length === 0) throw new UsageError(`${verb} refused: ${refused.reason}`);
-    await saveGraphState(repo, id, state);
-    const reports = await runFileEffects(effects, ctx);
-    return { state, effects, reports, from, taken, gate };
-  });
-  const reports: EffectReport[] = [...outcome.reports, ...(await runExternalEffects(outcome.effects, ctx))];
+  const outcome = await commitTransitions(repo, id, env, verb, decide);
+  const reports = outcome.reports;
   const { state, gate } = outcome;
   const failedEffects = reports.filter((r) => r.status === 'failed');
   const unmet = gate !== undefined && gate.stalled && (gate.outcome === 'block' || (verb === 'complete' && gate.outcome === 'wait'));

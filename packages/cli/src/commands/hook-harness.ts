@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
-import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
+import { findingWithFix, formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
+import { blockingFindings, editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { configurationError, UsageError } from '../errors.js';
 import { harnessNamed } from '../harness/adapters.js';
 import { resolveCurrentWorkItem } from '../gate/current-work-item.js';
@@ -92,7 +92,8 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     if (decision.kind === 'block') return hooks.stopReply(decision.reason);
     if (decision.escalation) {
       const { node, reason } = decision.escalation;
-      const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
+      const findings = blockingFindings(result).map(findingWithFix);
+      const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env, findings);
       say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
     } else say(decision.why);
     return hooks.stopReply(undefined);

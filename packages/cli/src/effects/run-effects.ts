@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { EXECUTION_LOG, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
+import { CONFLICTS_FILE, EXECUTION_LOG, appendConflict, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
@@ -22,6 +22,7 @@ export async function runFileEffects(effects: readonly Effect[], ctx: EffectCont
   const reports: EffectReport[] = [];
   for (const effect of effects) {
     if (effect.kind === 'log-transition' || effect.kind === 'set-log-phase') reports.push(await editLog(effect, ctx));
+    else if (effect.kind === 'record-conflict') reports.push(await recordConflict(effect, ctx));
     else if (effect.kind === 'assignment' || effect.kind === 'log') reports.push({ ...effect, status: 'done', detail: effect.kind === 'log' ? effect.message : 'rendered' });
   }
   return reports;
@@ -63,6 +64,17 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
     return { ...effect, status: 'failed', detail: `cannot write ${EXECUTION_LOG}: ${(error as Error).message}` };
   }
   return { ...effect, status: 'done', detail: effect.kind === 'log-transition' ? `${effect.row.from} → ${effect.row.to}` : `phase: ${effect.phase}` };
+}
+
+// conflicts.md is the escalation's written record: created when absent, never skipped.
+async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
+  const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
+  try {
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path), effect.entry));
+  } catch (error) {
+    return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
+  }
+  return { ...effect, status: 'done', detail: `${CONFLICTS_FILE}: escalated at ${effect.node}` };
 }
 
 async function setLabel(effect: Extract<Effect, { kind: 'set-label' }>, ctx: EffectContext): Promise<EffectReport> {

@@ -85,6 +85,19 @@ describe('compileGraph: every error at once, each at its YAML line:col', () => {
     expect(issues(text)).toEqual([expect.stringMatching(/^8:7 a gate predicate has exactly one key; found 2/), expect.stringMatching(/^9:41 gate predicate "reviewRounds":/)]);
   });
 
+  it('reads session, timeoutSeconds and references, and reports each wrong one at its line', () => {
+    const ok = compileGraph('g.yaml', yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent, session: inherit, timeoutSeconds: 90, references: [docs/ref/a.md]}', 'edges: []'));
+    expect(ok.ok && ok.graph.byId.get('a')).toMatchObject({ session: 'inherit', timeoutSeconds: 90, references: ['docs/ref/a.md'] });
+    const text = yaml('start: a', 'nodes:', '  - id: a', '    phase: a', '    actor: agent', '    session: resume', '    timeoutSeconds: .inf', '    references: [../secrets.md, /etc/passwd]', '    referencs: []', 'edges: []');
+    expect(issues(text)).toEqual([
+      expect.stringMatching(/^6:14 node "a" session: Invalid type: Expected \("fresh" \| "inherit"\)/),
+      expect.stringMatching(/^7:21 node "a" timeoutSeconds: must be finite/),
+      expect.stringMatching(/^8:18 node "a" references\.0: must stay inside the repository/),
+      expect.stringMatching(/^8:33 node "a" references\.1: must be relative to the repository root/),
+      expect.stringMatching(/^9:16 node "a": unknown key "referencs" \(did you mean "references"\?\)/),
+    ]);
+  });
+
   it('reports YAML syntax errors at their line without compiling', () => {
     expect(issues('start: a\nnodes: [\n')).toEqual([expect.stringMatching(/^3:1 /)]);
   });
