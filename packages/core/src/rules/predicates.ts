@@ -10,6 +10,8 @@ export interface GatePredicateEntry<K extends GatePredicateKind> {
   readonly rules: readonly Rule[];
   /** Whether it reads the node's produced artifact, so a node that produces none cannot use it. */
   readonly readsProducedArtifact: boolean;
+  /** Whether only a person can satisfy it; a human node's gate needs one (decision 110). */
+  readonly personOnly?: boolean;
   /** What it asks for, in the words of an agent's assignment. */
   describe(value: PredicateValue<K>): string;
 }
@@ -24,7 +26,7 @@ export const PREDICATES: { readonly [K in GatePredicateKind]: GatePredicateEntry
   tasksComplete: { rules: rulesFor('tasksComplete'), readsProducedArtifact: false, describe: () => 'every task ticked' },
   boundariesFrom: { rules: rulesFor('boundariesFrom'), readsProducedArtifact: true, describe: (value) => `boundariesFrom: ${JSON.stringify(value)}` },
   reviewRounds: { rules: rulesFor('reviewRounds'), readsProducedArtifact: false, describe: (value) => `reviewRounds: ${JSON.stringify(value)}` },
-  approved: { rules: rulesFor('approved'), readsProducedArtifact: false, describe: (value) => `approved: ${JSON.stringify(value)}` },
+  approved: { rules: rulesFor('approved'), readsProducedArtifact: false, personOnly: true, describe: (value) => `approved: ${JSON.stringify(value)}` },
 };
 
 /** The key of a gate list item (`{sections: [...]}` → `sections`). */
