@@ -10,9 +10,10 @@ describe('schemas/harness-config.schema.json', () => {
     expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
   });
 
-  it('covers workflow (spec dir and graph), reviews, hooks, github and notifications, and leaves other tools\' keys allowed', () => {
+  it('covers workflow (spec dir and graph), reviews, hooks, github, notifications and approvals, and leaves other tools\' keys allowed', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
-    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications']);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'approvals']));
+    expect(schema.properties['approvals']?.properties?.['source']).toMatchObject({ enum: ['local', 'github'] });
     expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));

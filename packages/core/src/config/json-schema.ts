@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
 import { ReviewsSchema } from './reviews-schema.js';
-import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
+import { ApprovalsConfigSchema, GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
@@ -16,7 +16,7 @@ const GraphExtensionSchema = v.strictObject({
 
 /**
  * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
+ * `hooks`, `github`, `notifications` and `approvals` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -29,6 +29,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  approvals: v.optional(ApprovalsConfigSchema),
 });
 
 /**

@@ -1,6 +1,6 @@
 import type { Artifact } from '../artifact/types.js';
 import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId, type Severity } from '../diagnostic.js';
-import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
+import type { Approval, ApprovalSource, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
 
@@ -16,6 +16,9 @@ export interface PredicateContext {
   readonly approvals: readonly Approval[];
   readonly digests: ReadonlyMap<string, string>;
   readonly approvers: ReadonlySet<string>;
+  readonly approvalSource: ApprovalSource;
+  /** Why approvals could not be read, when they could not. */
+  readonly approvalsUnavailable: string | undefined;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -63,7 +66,7 @@ export interface RuleExample {
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
   /** Approvals, approvers and file digests the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests'>;
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'approvalSource' | 'approvalsUnavailable' | 'ignoredApprovals'>;
   /** Where the rule reports, relative to the work item's folder; absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }
