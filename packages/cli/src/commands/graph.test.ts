@@ -50,10 +50,10 @@ describe('graph advance / approve / complete', () => {
     expect(alice.code).toBe(0);
     const { createHash } = await import('node:crypto');
     expect((await state(root)).approvals).toEqual([{ artifact: 'requirements.md', digest: createHash('sha256').update(REQUIREMENTS).digest('hex'), by: 'alice', at: expect.any(String) }]);
-    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
-    // The pointer moved, so the command succeeds; the gate it stopped at is reported.
-    expect(advance.json()).toMatchObject({ currentNode: 'design', ok: true, gate: { node: 'design', outcome: 'block', stalled: false } });
-    expect(advance.code).toBe(0);
+    // Approving moves the pointer along the gates that pass now, and reports the gate it stopped at.
+    expect(alice.json()).toMatchObject({ command: 'approve', from: 'brainstorming', currentNode: 'design', ok: true, gate: { node: 'design', outcome: 'block', stalled: false } });
+    expect(alice.json<{ taken: { to: string }[] }>().taken.map((t) => t.to)).toEqual(['requirements-definition', 'requirements-approval', 'design']);
+    expect((await state(root)).nodes['design']?.attempts).toBe(0);
     const claim = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(claim.code).toBe(1);
     expect(claim.stdout).toContain('artifact-missing');
@@ -114,8 +114,7 @@ describe('graph advance / approve / complete', () => {
     const root = await repo();
     await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
     await writeFiles(root, { [`${DIR}/design.md`]: '# Design\n\n## Overview\n\nText.\n' });
-    const first = await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
-    expect(first.code).toBe(0);
+    expect((await state(root)).currentNode).toBe('design');
     const once = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(once.code).toBe(1);
     expect((await state(root)).currentNode).toBe('design');
