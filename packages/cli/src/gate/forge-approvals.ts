@@ -86,7 +86,7 @@ async function readReviews(repo: Repo, github: GitHubConfig, options: ForgeOptio
     try {
       return { number: choice.number, reviews: await port.reviews(choice.number) };
     } catch (error) {
-      return { unavailable: `the reviews of pull request #${choice.number} (found by ${choice.via}) could not be read: ${(error as Error).message}` };
+      return { unavailable: `pull request #${choice.number} (from ${choice.via}): ${(error as Error).message}` };
     }
   } catch (error) {
     return { unavailable: `the pull request could not be found: ${(error as Error).message}` };
