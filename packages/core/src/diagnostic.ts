@@ -19,6 +19,11 @@ export const RULE_IDS = [
   'approval-ignored',
   'graph-state-invalid',
   'internal-error',
+  'evidence-missing',
+  'evidence-failing',
+  'evidence-stale',
+  'evidence-invalid',
+  'criterion-ambiguous',
 ] as const;
 
 /** A stable rule identifier. */

@@ -5,8 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Repo } from '../workspace/repo.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 
-/** The CLI's version, as `--version` prints it and SARIF reports it. */
-export const VERSION = '0.1.0';
+export { VERSION } from '../version.js';
 
 /** A command: parses its own options, does its I/O, prints, and returns the exit code. */
 export interface Command {

@@ -13,6 +13,7 @@ import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
+import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
  * Where a node stands in the walk: `passed`/`skipped` before the current node, `current`
@@ -181,6 +182,7 @@ export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string)
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
 function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+  let view: VerificationView | undefined;
   return {
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
@@ -189,6 +191,7 @@ function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase 
     approvers: new Set(input.approvers ?? []),
     approvalSource: input.approvalSource ?? 'local',
     approvalsUnavailable: input.approvalsUnavailable,
+    verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
 }
 
@@ -268,4 +271,10 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
     node.alternatives.forEach((name) => seen.add(name));
   }
   return creators;
+}
+
+/** A work item's checks, evidence and criteria as the evidence gates judge them. */
+export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  return viewVerification(input.verification, (name) => files.lookup(name));
 }
