@@ -16,6 +16,7 @@ export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { recordedPointer } from './gate/evaluate-work-item.js';
 export { blockingFindings } from './gate/blocking.js';
 export { RULES, ruleById } from './rules/index.js';
 export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
@@ -24,6 +25,7 @@ export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue,
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
+export type { ApprovalSource } from './gate/inputs.js';
 
 export { buildReport, toReportInput } from './report/build-report.js';
 export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/build-report.js';
@@ -55,6 +57,8 @@ export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole,
 export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
 export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
 export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
+export { ApprovalsConfigSchema } from './config/runtime-config.js';
+export type { ApprovalsConfig } from './config/runtime-config.js';
 
 export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
 export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
+import { ghCall, restCall, restToken } from '../github/client.js';
 import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from '../github/labels.js';
 
 /** What happened to one effect: never claimed done when it was skipped or failed. */
@@ -84,10 +85,10 @@ async function setLabel(effect: Extract<Effect, { kind: 'set-label' }>, ctx: Eff
   if (issue === undefined) return { ...effect, status: 'skipped', detail: `work item "${ctx.id}" names no issue (ids of the form issue-<number> do)` };
   let port: LabelPort;
   if (github.port === 'rest') {
-    const token = ctx.env['GITHUB_TOKEN'] || ctx.env['GH_TOKEN'];
+    const token = restToken(ctx.env);
     if (!token) return { ...effect, status: 'failed', detail: 'github.port is rest, but neither GITHUB_TOKEN nor GH_TOKEN is set' };
-    port = restLabelPort(github, token);
-  } else port = ghLabelPort(github, ctx.env, ctx.repo.root);
+    port = restLabelPort(github, restCall(github, token));
+  } else port = ghLabelPort(github, ghCall(ctx.env, ctx.repo.root));
   try {
     return { ...effect, status: 'done', detail: await replaceLoopLabel(port, issue, effect.label) };
   } catch (error) {

@@ -7,11 +7,11 @@ import { loadGraphState, saveGraphState, withStateLock } from './graph-state-sto
 
 /** The gate a decision evaluated last. */
 export interface Gate {
-  node: string;
-  outcome: string;
-  findings: readonly Diagnostic[];
+  readonly node: string;
+  readonly outcome: string;
+  readonly findings: readonly Diagnostic[];
   /** The recorded node's own gate was unmet, so the pointer could not move. */
-  stalled: boolean;
+  readonly stalled: boolean;
 }
 
 /** What a command decided: the transitions to apply, and the gate it evaluated last. */
@@ -46,9 +46,10 @@ export interface CommitOptions {
   readonly onBrokenRuntimeConfig?: 'fail' | 'skip-effects';
   /**
    * What a work item without graph state starts from: `start` enters the graph at its start
-   * node (with that move's effects); `empty` hands `decide` a state that is at no node yet.
+   * node (with that move's effects); `empty` hands `decide` a state that is at no node yet;
+   * `leave` decides nothing and writes nothing (the result is undefined).
    */
-  readonly withoutState?: 'start' | 'empty';
+  readonly withoutState?: 'start' | 'empty' | 'leave';
 }
 
 /**
@@ -63,8 +64,24 @@ export async function commitTransitions(
   env: CommitEnv,
   verb: string,
   decide: (state: GraphState, now: string) => Promise<Decision>,
+  options: CommitOptions & { readonly withoutState: 'leave' },
+): Promise<Committed | undefined>;
+export async function commitTransitions(
+  repo: Repo,
+  id: string,
+  env: CommitEnv,
+  verb: string,
+  decide: (state: GraphState, now: string) => Promise<Decision>,
+  options?: CommitOptions & { readonly withoutState?: 'start' | 'empty' },
+): Promise<Committed>;
+export async function commitTransitions(
+  repo: Repo,
+  id: string,
+  env: CommitEnv,
+  verb: string,
+  decide: (state: GraphState, now: string) => Promise<Decision>,
   options: CommitOptions = {},
-): Promise<Committed> {
+): Promise<Committed | undefined> {
   const runtime = parseRuntimeConfig(repo.config.source);
   if (!runtime.ok && options.onBrokenRuntimeConfig !== 'skip-effects') throw configurationError('the configuration is invalid', runtime.issues);
   const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env } : undefined;
@@ -74,6 +91,7 @@ export async function commitTransitions(
     const effects: Effect[] = [];
     let state: GraphState;
     if (recorded) state = recorded;
+    else if (options.withoutState === 'leave') return undefined;
     else if (options.withoutState === 'empty') state = emptyGraphState(id);
     else {
       const started = startGraph(repo.config.graph, id, now);
@@ -91,10 +109,12 @@ export async function commitTransitions(
       if (r.taken) taken.push(r.taken);
     }
     if (refused && !refused.ok && taken.length === 0) throw new UsageError(`${verb} refused: ${refused.reason}`);
-    await saveGraphState(repo, id, state);
+    // Nothing taken on a recorded state: the file stays as it is (a catch-up that found nothing to move).
+    if (recorded === undefined || state !== recorded) await saveGraphState(repo, id, state);
     const reports = ctx ? await runFileEffects(effects, ctx) : [];
     return { state, effects, reports, from, taken, gate };
   });
+  if (!outcome) return undefined;
   const reports: EffectReport[] = [...outcome.reports, ...(ctx ? await runExternalEffects(outcome.effects, ctx) : [])];
   return { ...outcome, reports };
 }

@@ -119,7 +119,7 @@ describe('parseHarnessConfig: workflow.graph', () => {
   it('reports a node id the extension declares twice instead of keeping only the last', () => {
     for (const id of ['extra', 'design']) {
       const found = issues(
-        yaml('workflow:', '  graph:', '    extends: default', '    nodes:', `      - {id: ${id}, phase: design, actor: agent}`, `      - {id: ${id}, phase: design, actor: human}`),
+        yaml('workflow:', '  graph:', '    extends: default', '    nodes:', `      - {id: ${id}, phase: design, actor: agent}`, `      - {id: ${id}, phase: design, actor: human, produces: design.md, gate: [{approved: design.md}]}`),
       );
       expect(found).toEqual([expect.stringMatching(new RegExp(`:6:\\d+ .*duplicate node id "${id}"`))]);
     }

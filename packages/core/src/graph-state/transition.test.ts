@@ -21,7 +21,7 @@ nodes:
   - {id: write, phase: build, actor: agent, maxAttempts: 2, notify: {onGateFail: [lead], onEscalate: [lead]}}
   - {id: review, phase: review, actor: agent, choices: [ship, fix]}
   - {id: fix, phase: build, actor: agent}
-  - {id: ship, phase: done, actor: human, notify: {onAwaitHuman: [approver], onExitGraph: [lead]}}
+  - {id: ship, phase: done, actor: human, gate: [{approved: release.md}], notify: {onAwaitHuman: [approver], onExitGraph: [lead]}}
   - {id: escalated, phase: review, actor: human}
 edges:
   - {from: write, to: review, on: pass}

@@ -102,3 +102,34 @@ describe('compileGraph: every error at once, each at its YAML line:col', () => {
     expect(issues('start: a\nnodes: [\n')).toEqual([expect.stringMatching(/^3:1 /)]);
   });
 });
+
+describe('compileGraph: a human node waits on a person', () => {
+  const graph = (...nodeLines: string[]): string => yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent, produces: a.md}', ...nodeLines, 'edges:', '  - {from: a, to: review, on: pass}');
+
+  it('refuses a human node without a gate, at its `actor:` line', () => {
+    expect(issues(graph('  - id: review', '    phase: needs-review', '    actor: human'))).toEqual([
+      '6:12 human node "review" has no gate predicate only a person can satisfy, so it would pass by itself: add `approved: <artifact>` to its gate',
+    ]);
+  });
+
+  it('refuses a human node whose gate an agent can satisfy alone, at its `gate:` line', () => {
+    const found = issues(graph('  - id: review', '    phase: needs-review', '    actor: human', '    produces: a.md', '    gate:', '      - locked: true', '      - sections: [Overview]'));
+    expect(found).toEqual([expect.stringMatching(/^9:7 human node "review" has no gate predicate only a person can satisfy/)]);
+  });
+
+  it('compiles a human node whose gate holds `approved:`', () => {
+    expect(issues(graph('  - {id: review, phase: needs-review, actor: human, produces: a.md, gate: [{locked: true}, {approved: a.md}]}'))).toEqual([]);
+    expect(issues(graph('  - {id: review, phase: needs-review, actor: human, gate: [{approved: a.md}]}'))).toEqual([]);
+  });
+
+  it('leaves `escalated` alone while only escalation enters it, and refuses it once an edge leads there', () => {
+    const escalated = (edge: string) => yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', '  - {id: escalated, phase: a, actor: human}', ...(edge ? ['edges:', edge] : ['edges: []']));
+    expect(issues(escalated(''))).toEqual([]);
+    expect(issues(escalated('  - {from: a, to: escalated, on: pass}'))).toEqual([expect.stringMatching(/^4:38 human node "escalated" has no gate predicate only a person can satisfy/)]);
+  });
+
+  it('reports every human node without a person-only predicate with the rest of the graph\'s errors (a misspelt `approved:` too)', () => {
+    const found = issues(yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', '  - {id: b, phase: a, actor: human}', '  - {id: c, phase: a, actor: human, gate: [{aproved: a.md}]}', 'edges:', '  - {from: a, to: b, on: pass}'));
+    expect(found.map((f) => f.split(' ').slice(0, 4).join(' '))).toEqual(['4:30 human node "b"', '5:43 human node "c"', '5:54 unknown gate predicate']);
+  });
+});

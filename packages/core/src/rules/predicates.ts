@@ -10,6 +10,8 @@ export interface GatePredicateEntry<K extends GatePredicateKind> {
   readonly rules: readonly Rule[];
   /** Whether it reads the node's produced artifact, so a node that produces none cannot use it. */
   readonly readsProducedArtifact: boolean;
+  /** Whether only a person can satisfy it; a human node's gate needs one (decision 110). */
+  readonly personOnly?: boolean;
   /** What it asks for, in the words of an agent's assignment. */
   describe(value: PredicateValue<K>): string;
 }
@@ -36,7 +38,7 @@ export const PREDICATES: { readonly [K in GatePredicateKind]: GatePredicateEntry
     readsProducedArtifact: false,
     describe: ({ type, min }) => `at least ${min} ${type} review round${min === 1 ? '' : 's'} that ran, in the execution log's Review cycles table`,
   },
-  approved: { rules: rulesFor('approved'), readsProducedArtifact: false, describe: (names) => `an approver's recorded approval of ${names} (\`the-loop graph approve\`)` },
+  approved: { rules: rulesFor('approved'), readsProducedArtifact: false, personOnly: true, describe: (names) => `an approver's approval of ${names} (recorded with \`the-loop graph approve\`, or a pull-request review under \`approvals.source: github\`)` },
   checksPass: { rules: rulesFor('checksPass'), readsProducedArtifact: false, describe: () => 'current, passing evidence from `the-loop verify` for every check that applies' },
   criteriaVerified: { rules: rulesFor('criteriaVerified'), readsProducedArtifact: false, describe: () => 'every acceptance criterion proven by current, passing evidence (or set aside with a reason)' },
 };
