@@ -22,7 +22,7 @@ export interface Decision {
 
 /** A decision applied: the state saved, and every effect run and reported. */
 export interface Committed {
-  /** The recorded node before the decision; null for a work item entering the graph. */
+  /** The node the decision started from (the start node for a work item entering the graph); null when at no node. */
   readonly from: string | null;
   readonly state: GraphState;
   readonly effects: readonly Effect[];
@@ -98,7 +98,7 @@ export async function commitTransitions(
       state = started.state;
       effects.push(...started.effects);
     }
-    const from = recorded ? recorded.currentNode : null;
+    const from = state.currentNode;
     const { results, gate } = await decide(state, now);
     const refused = results.find((r) => !r.ok);
     const taken: Taken[] = [];
