@@ -1,8 +1,6 @@
-import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
-import { parseJson } from '../json/parse-json.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
@@ -16,21 +14,15 @@ export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; is
  * error naming the file and line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
-  const json = parseJson(text);
-  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  const { value } = json;
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
-  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
-  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
+  const result = parseJsonDocument(file, text, GraphStateSchema);
+  if (!result.ok) return result;
+  if (expectedWorkItem !== undefined && result.value.workItem !== expectedWorkItem) {
     return {
       ok: false,
-      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
+      issues: [{ file, ...result.positionOf(['workItem']), message: `workItem is "${result.value.workItem}", but the file belongs to "${expectedWorkItem}"` }],
     };
   }
-  return { ok: true, state: result.output };
+  return { ok: true, state: result.value };
 }
 
 /**
