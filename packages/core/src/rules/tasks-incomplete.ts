@@ -31,7 +31,7 @@ export const rule: Rule = defineRule({
             node: ctx.node.id,
             expected: '[x]',
             actual: `[${task.marker}]`,
-            fix: 'Finish the task and tick it, or remove it from the plan with a note in the execution log.',
+            fix: `Finish the task and tick it in ${source.name}, or take it out of the plan and say why.`,
           }),
         );
     },
