@@ -73,6 +73,13 @@ describe('mentions', () => {
     expect(mentions(text, { name: 'Token store', position: { line: 1, column: 1 } })).toBe(true);
   });
 
+  it('accepts any form of each word, and one other word between two words of the name', () => {
+    const design = mentionable('Passwords are hashed with argon2id; the session is kept in a store.');
+    expect(mentions(design, { name: 'Password hashes', position: { line: 1, column: 1 } })).toBe(true);
+    expect(mentions(design, { name: 'Session store', position: { line: 1, column: 1 } })).toBe(false);
+    expect(mentions(mentionable('caches are signed'), { name: 'cache signing', position: { line: 1, column: 1 } })).toBe(true);
+  });
+
   it('matches whole words only: a name inside another word is not a mention', () => {
     expect(mentions(mentionable('rapid iteration'), { name: 'API', position: { line: 1, column: 1 } })).toBe(false);
   });

@@ -48,6 +48,7 @@ const SENTENCE_WORDS = new Set([
   'not', 'never', 'no', 'when', 'if', 'then', 'while', 'whenever', 'unless', 'we', 'they',
 ]);
 const MAX_NAME_WORDS = 6;
+const MAX_NAME_LENGTH = 200;
 
 // `TB-2`, `AC3`, `SEC-01`, `FR-001`, `NFR-3.1`: capitals, an optional hyphen, a number.
 const ID = /^[A-Z]{2,6}-?\d{1,4}(?:\.\d{1,3})*$/;
@@ -104,6 +105,7 @@ function beforeSeparator(text: string): string {
 }
 
 function labelKind(text: string): 'category' | 'boundary' | undefined {
+  if (text.length > MAX_NAME_LENGTH) return undefined;
   const label = stripTrailing(squash(text).replace(PARENTHETICAL, ' ')).replace(/\s+/g, ' ').trim().toLowerCase();
   if (CATEGORY_LABELS.has(label)) return 'category';
   if (BOUNDARY_LABELS.has(label)) return 'boundary';
@@ -112,6 +114,8 @@ function labelKind(text: string): 'category' | 'boundary' | undefined {
 
 /** The phrase as a boundary name, or undefined when it is a sentence, a placeholder or empty. */
 function nameOf(phrase: string): string | undefined {
+  // Long text is no name, and the patterns below are only ever run on short text.
+  if (phrase.length > MAX_NAME_LENGTH) return undefined;
   const squashed = squash(phrase);
   const name = stripTrailing(squashed.replace(TRAILING_PARENTHETICAL, '')).replace(LEADING_ARTICLE, '');
   if (name === '' || isPlaceholderText(name) || !/\p{L}/u.test(name)) return undefined;
@@ -132,37 +136,65 @@ function stripTrailing(text: string): string {
 
 /** A downstream text prepared for {@link mentions}: its words, case, emphasis and line breaks aside. */
 export interface Mentionable {
-  readonly words: readonly string[];
   readonly text: string;
+  /** The stems of each word, in order. */
+  readonly stems: readonly (readonly string[])[];
+  /** Where each stem occurs. */
+  readonly at: ReadonlyMap<string, readonly number[]>;
 }
 
 /** Prepare a text once for many {@link mentions} checks. */
 export function mentionable(text: string): Mentionable {
-  return { words: wordsOf(text), text };
+  const stemsOf = wordsOf(text).map(stems);
+  const at = new Map<string, number[]>();
+  stemsOf.forEach((list, index) => {
+    for (const stem of list) {
+      const seen = at.get(stem);
+      if (seen) seen.push(index);
+      else at.set(stem, [index]);
+    }
+  });
+  return { text, stems: stemsOf, at };
 }
 
-/** Whether a text names the boundary: its id, or its name as a run of whole words. */
+/**
+ * Whether a text names the boundary: its id, or the words of its name in order, any form of
+ * each (`hash`, `hashes`, `hashed`), with at most one other word between two of them — so
+ * "passwords are hashed" names "Password hashes".
+ */
 export function mentions(haystack: Mentionable, boundary: Boundary): boolean {
   if (boundary.id !== undefined && idPattern(boundary.id).test(haystack.text)) return true;
-  return boundary.name !== undefined && containsRun(haystack.words, wordsOf(boundary.name));
+  if (boundary.name === undefined) return false;
+  const run = wordsOf(boundary.name).map(stems);
+  if (run.length === 0) return false;
+  const matches = (index: number, word: readonly string[]) => (haystack.stems[index] ?? []).some((stem) => word.includes(stem));
+  const follows = (from: number, next: number): boolean => {
+    if (next === run.length) return true;
+    for (let index = from + 1; index <= from + 1 + MAX_GAP; index += 1) {
+      if (matches(index, run[next] as readonly string[]) && follows(index, next + 1)) return true;
+    }
+    return false;
+  };
+  const starts = new Set((run[0] as readonly string[]).flatMap((stem) => haystack.at.get(stem) ?? []));
+  for (const index of starts) if (follows(index, 1)) return true;
+  return false;
 }
 
-// Words compared without case, punctuation or markup; a final `s` is dropped on both sides so a
-// plural and its singular meet.
+// At most this many other words between two words of a name.
+const MAX_GAP = 1;
+
+// Words compared without case, punctuation or markup.
 function wordsOf(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '')
-    .map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
+    .filter((word) => word !== '');
 }
 
-function containsRun(words: readonly string[], run: readonly string[]): boolean {
-  if (run.length === 0) return false;
-  for (let at = words.indexOf(run[0] as string); at !== -1 && at + run.length <= words.length; at = words.indexOf(run[0] as string, at + 1)) {
-    if (run.every((word, i) => words[at + i] === word)) return true;
-  }
-  return false;
+// A word and its inflections share a stem: `cache`/`caches`, `store`/`stored`, `sign`/`signing`.
+const SUFFIXES = ['s', 'es', 'd', 'ed', 'ing'];
+function stems(word: string): string[] {
+  return [word, ...SUFFIXES.filter((suffix) => word.endsWith(suffix) && word.length - suffix.length >= 3).map((suffix) => word.slice(0, -suffix.length))];
 }
 
 // `TB-2` also matches `TB2` and `tb-2`, never `TB-21` or `XTB-2`.
