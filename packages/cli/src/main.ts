@@ -7,6 +7,7 @@ import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  baseline: () => import('./commands/baseline.js'),
   graph: () => import('./commands/graph.js'),
   critic: () => import('./commands/critic.js'),
   models: () => import('./commands/models.js'),
@@ -25,6 +26,7 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
+    '  baseline            record today\'s findings in .the-loop/baseline.json so only new ones fail',
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
     '  critic list|run     list the configured critics, or run one critic round (one JSON envelope)',
     '  models check        probe the models the critics declare; cache ok/refused verdicts',

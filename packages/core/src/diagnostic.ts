@@ -18,6 +18,7 @@ export const RULE_IDS = [
   'approval-stale',
   'graph-state-invalid',
   'internal-error',
+  'baseline-grown',
 ] as const;
 
 /** A stable rule identifier. */
@@ -43,6 +44,8 @@ export interface Diagnostic {
   readonly actual?: string;
   readonly fix?: string;
   readonly url: string;
+  /** Accepted in `.the-loop/baseline.json`: reported, but it fails nothing. */
+  readonly baselined?: true;
 }
 
 /** A position in a document, 1-based. */

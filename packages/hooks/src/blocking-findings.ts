@@ -11,11 +11,12 @@ export function waitsOnHuman(result: WorkItemResult): boolean {
 }
 
 /**
- * What an agent can fix now: the errors of every node whose gate blocks. The same set
- * `check --fail-on block` fails on, so a hook and the pre-push gate never disagree.
+ * What an agent can fix now: the errors of every node whose gate blocks, less those the
+ * baseline accepts. The same set `check --fail-on block` fails on, so a hook and the pre-push
+ * gate never disagree.
  */
 export function blockingFindings(result: WorkItemResult): Diagnostic[] {
-  return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error'));
+  return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error' && d.baselined !== true));
 }
 
 /** What fails a check: any unmet gate (`unmet`), or only what an agent can fix (`block`). */

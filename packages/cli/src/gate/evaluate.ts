@@ -1,7 +1,7 @@
-import { APPROVER_ROLE, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
-import { loadCollaborators } from '../workspace/collaborators.js';
+import { APPROVER_ROLE, applyBaseline, baselineEntries, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type BaselineEntry, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { readGraphState } from '../state/graph-state-store.js';
-import { findingsDigest } from '../workspace/digest.js';
+import { loadBaseline } from '../workspace/baseline-file.js';
+import { findingsDigest, sha256 } from '../workspace/digest.js';
 import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
 
@@ -14,20 +14,29 @@ export interface EvaluateOptions {
  * Read one work item from disk and evaluate it: the one path every command and hook uses.
  * Approvals, approvers and the recorded pointer come from graph state and
  * `.the-loop/collaborators.yaml`; a corrupt state file fails the gate (`graph-state-invalid`).
+ * Findings `.the-loop/baseline.json` accepts are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  return evaluateWorkItem(repo.config.graph, await gatherInput(repo, id, options));
+  const [input, baseline] = await Promise.all([gatherInput(repo, id, options), loadBaseline(repo)]);
+  const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  return baseline ? applyBaseline(result, input, baseline, sha256) : result;
+}
+
+/** A work item's findings as baseline entries, ignoring any baseline there is. */
+export async function baselineEntriesFromDisk(repo: Repo, id: string): Promise<BaselineEntry[]> {
+  const input = await gatherInput(repo, id, {});
+  return baselineEntries(evaluateWorkItem(repo.config.graph, input, repo.config.gate), input, sha256);
 }
 
 /** Everything the gate reads about a work item, from disk. */
 async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
-  const [files, collaborators, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config.graph)), loadCollaborators(repo), readGraphState(repo, id)]);
-  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(collaborators, APPROVER_ROLE) };
+  const [files, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config.graph)), readGraphState(repo, id)]);
+  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE) };
 }
 
 /** Evaluate the gate of one node (the recorded current node) from disk. */
 export async function evaluateNodeFromDisk(repo: Repo, id: string, node: string): Promise<{ outcome: GateOutcome; findings: readonly Diagnostic[]; digest: string }> {
   const input = await gatherInput(repo, id, { recompute: true });
-  const verdict = evaluateGate(repo.config.graph, input, node);
+  const verdict = evaluateGate(repo.config.graph, input, node, repo.config.gate);
   return { ...verdict, digest: findingsDigest(verdict.findings) };
 }

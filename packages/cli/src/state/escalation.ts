@@ -1,6 +1,5 @@
 import { escalateAt, emptyGraphState, parseRuntimeConfig } from '@the-loop/core';
 import { runExternalEffects, runFileEffects, type EffectContext } from '../effects/run-effects.js';
-import { loadCollaborators } from '../workspace/collaborators.js';
 import { loadGraphState, saveGraphState, statePathOf, withStateLock } from './graph-state-store.js';
 import type { Repo } from '../workspace/repo.js';
 
@@ -12,7 +11,7 @@ import type { Repo } from '../workspace/repo.js';
 export async function persistEscalation(repo: Repo, id: string, node: string, reason: string, env: { readonly now: () => Date; readonly env: NodeJS.ProcessEnv }): Promise<string> {
   const runtime = parseRuntimeConfig(repo.config.source);
   const now = env.now().toISOString();
-  const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env } : undefined;
+  const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: repo.collaborators, env: env.env } : undefined;
   const effects = await withStateLock(repo, id, async () => {
     const state = (await loadGraphState(repo, id)) ?? emptyGraphState(id);
     const result = escalateAt(repo.config.graph, state, node, reason, now);

@@ -10,15 +10,17 @@ describe('schemas/harness-config.schema.json', () => {
     expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
   });
 
-  it('covers workflow (spec dir and graph), reviews, hooks, github and notifications, and leaves other tools\' keys allowed', () => {
+  it('covers workflow (spec dir and graph), reviews, hooks, github, notifications and rules, and refuses any other key', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
-    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications']);
+    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'rules']);
     expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));
     expect(Object.keys(schema.properties['reviews']?.properties ?? {})).toEqual(
-      expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'critics']),
+      expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'cyclesSection', 'outcomes', 'critics']),
     );
-    expect(schema.additionalProperties).not.toBe(false);
+    expect(Object.keys(schema.properties['rules']?.properties ?? {})).toEqual(expect.arrayContaining(['template-residue', 'boundary-unaddressed', 'baseline-grown']));
+    expect(Object.keys(schema.properties['rules']?.properties ?? {})).not.toContain('internal-error');
+    expect(schema.additionalProperties).toBe(false);
   });
 });

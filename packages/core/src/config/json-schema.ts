@@ -4,7 +4,8 @@ import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
 import { ReviewsSchema } from './reviews-schema.js';
 import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
-import { WorkflowSchema } from './harness-config.js';
+import { RulesSchema } from './rule-levels.js';
+import { WorkflowSchema } from './workflow-schema.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
 const GraphExtensionSchema = v.strictObject({
@@ -15,10 +16,10 @@ const GraphExtensionSchema = v.strictObject({
 });
 
 /**
- * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
+ * The whole configuration file as the-loop reads it: every section, each key known, so a
+ * misspelt or outdated key is an error with its line rather than a setting silently ignored.
  */
-export const HarnessConfigFileSchema = v.looseObject({
+export const HarnessConfigFileSchema = v.strictObject({
   workflow: v.optional(
     v.strictObject({
       ...WorkflowSchema.entries,
@@ -29,6 +30,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  rules: v.optional(RulesSchema),
 });
 
 /**

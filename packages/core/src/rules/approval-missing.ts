@@ -1,3 +1,4 @@
+import type { Artifact } from '../artifact/types.js';
 import { approvalsOf, approvalTarget } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
@@ -8,19 +9,30 @@ export const rule: Rule = defineRule({
     approved: (names, ctx) => {
       const { target } = approvalTarget(names, ctx);
       if (!target || approvalsOf(target.name, ctx).stale) return [];
+      // The earlier the-loop kept approvals in front-matter (`approvedBy: [ann]`): name them, since
+      // an agent can write front-matter and only a recorded approval counts.
+      const listed = approvedByOf(target.artifact);
+      const login = listed[0] ?? '<login>';
       return [
         report(rule, {
-          message: `No approver has approved ${target.name}.`,
+          message: `No approver has approved ${target.name}.${listed.length > 0 ? ` Front-matter \`approvedBy: ${listed.join(', ')}\` is not a recorded approval.` : ''}`,
           file: target.artifact.path,
-          position: { line: 1, column: 1 },
+          position: (listed.length > 0 ? target.artifact.frontMatter?.positions['approvedBy'] : undefined) ?? { line: 1, column: 1 },
           node: ctx.node.id,
           expected: 'an approval recorded by `the-loop graph approve` by a login with the approver role',
-          fix: `An approver listed in .the-loop/collaborators.yaml runs \`the-loop graph approve <id> ${target.name} --by <login>\`.`,
+          fix: `An approver listed in .the-loop/collaborators.yaml runs \`the-loop graph approve <id> ${target.name} --by ${login}\`.`,
         }),
       ];
     },
   },
 });
+
+// Logins a front-matter `approvedBy` lists (a list, or one login), as strings.
+function approvedByOf(artifact: Artifact): string[] {
+  const value = artifact.frontMatter?.data['approvedBy'];
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return list.filter((entry): entry is string | number => typeof entry === 'string' || typeof entry === 'number').map(String).slice(0, 10);
+}
 
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
@@ -31,6 +43,7 @@ export function examples(): RuleExamples {
   return {
     notOk: [
       { title: 'front-matter `status: approved` alone is no approval', graph: GRAPH, files: { 'design.md': DESIGN }, findings: ['design.md:1:1'] },
+      { title: "the earlier the-loop's `approvedBy` in front-matter is no approval either; reported at it", graph: GRAPH, files: { 'design.md': '---\nstatus: approved\napprovedBy: [ann]\n---\n# Design\n' }, findings: ['design.md:3:1'] },
       { title: 'an approval by a login without the approver role', graph: GRAPH, files: { 'design.md': DESIGN }, input: { approvals: [{ ...approval, by: 'mallory' }], approvers: ['ann'], digests: new Map([['design.md', 'd-1']]) }, findings: ['design.md:1:1'] },
     ],
     ok: [{ title: 'approved by an approver at the current digest', graph: GRAPH, files: { 'design.md': DESIGN }, input: { approvals: [approval], approvers: ['ann'], digests: new Map([['design.md', 'd-1']]) } }],

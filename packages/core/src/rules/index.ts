@@ -7,6 +7,7 @@ import { rule as artifactEmpty } from './artifact-empty.js';
 import { rule as artifactMissing } from './artifact-missing.js';
 import { rule as artifactUnlocked } from './artifact-unlocked.js';
 import { rule as artifactUnreadable } from './artifact-unreadable.js';
+import { rule as baselineGrown } from './baseline-grown.js';
 import { rule as boundaryUnaddressed } from './boundary-unaddressed.js';
 import { rule as frontMatterInvalid } from './front-matter-invalid.js';
 import { rule as graphStateInvalid } from './graph-state-invalid.js';
@@ -40,6 +41,7 @@ export const RULES: readonly Rule[] = [
   approvalStale,
   graphStateInvalid,
   internalError,
+  baselineGrown,
 ];
 
 /** The rule with this id. */
