@@ -1,4 +1,22 @@
-import { APPROVER_ROLE, applyBaseline, baselineEntries, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type BaselineEntry, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
+import {
+  APPROVER_ROLE,
+  applyBaseline,
+  baselineEntries,
+  CONFIG_FILES,
+  evaluateGate,
+  evaluateWorkItem,
+  graphStateInput,
+  loginsWithRole,
+  planFromFiles,
+  type BaselineEntry,
+  type Diagnostic,
+  type GateOutcome,
+  type VerificationInput,
+  type WorkItemInput,
+  type WorkItemResult,
+} from '@the-loop/core';
+import { readRecords } from '../evidence/records.js';
+import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { loadBaseline } from '../workspace/baseline-file.js';
 import { findingsDigest, sha256 } from '../workspace/digest.js';
@@ -29,9 +47,19 @@ export async function baselineEntriesFromDisk(repo: Repo, id: string): Promise<B
 }
 
 /** Everything the gate reads about a work item, from disk. */
-async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
+export async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
   const [files, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config.graph)), readGraphState(repo, id)]);
-  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE) };
+  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
+}
+
+// The checks that apply, their records, and — only when there is a record to judge — the
+// repository's state now, so a work item without evidence costs no git call.
+async function verificationInput(repo: Repo, id: string, files: Pick<WorkItemInput, 'files' | 'dir'>): Promise<VerificationInput> {
+  const plan = planFromFiles(repo.config.verification, files.files, files.dir);
+  const records = await readRecords(repo, id, plan.checks.map((c) => c.id));
+  const judged = plan.checks.filter((c) => { const read = records.get(c.id); return read !== undefined && 'record' in read; });
+  const current = judged.length > 0 ? await currentState(repo, judged) : { unavailable: 'no record to compare' };
+  return { config: repo.config.verification, configFile: repo.config.file ?? CONFIG_FILES[0], records, current };
 }
 
 /** Evaluate the gate of one node (the recorded current node) from disk. */

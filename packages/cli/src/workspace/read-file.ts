@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 
 // Strict: a file read with replacement characters would name paths that do not exist.
@@ -34,5 +35,31 @@ export async function readRepositoryFile(path: string, shown: string, encoding: 
     return await readIfPresent(path, encoding);
   } catch (error) {
     throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
+  }
+}
+
+/** What reading an untrusted file gave: its bytes, nothing there, or why it was not read. */
+export type RegularFile = { readonly bytes: Buffer } | { readonly absent: true } | { readonly refused: string };
+
+/**
+ * Read a file nothing vouches for (an evidence record, a lockfile): never through a symbolic
+ * link, never blocking on a FIFO or device, never more than `maxBytes`.
+ */
+export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFile> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true };
+    return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${(error as Error).message})` };
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { refused: 'it is not a regular file' };
+    if (info.size > maxBytes) return { refused: `it is ${info.size} bytes, more than ${maxBytes}` };
+    return { bytes: await handle.readFile() };
+  } finally {
+    await handle.close();
   }
 }

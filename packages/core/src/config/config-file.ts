@@ -18,7 +18,7 @@ const CheckedFileSchema = v.strictObject({ ...HarnessConfigFileSchema.entries, w
 export function configFileIssues(source: YamlSource): SourceIssue[] {
   // An empty section (`reviews:` with nothing under it) is no section.
   const sections = Object.fromEntries(Object.entries(source.value as Record<string, unknown>).filter(([, value]) => value !== null));
-  const result = v.safeParse(CheckedFileSchema, sections, { abortEarly: false });
+  const result = v.safeParse(CheckedFileSchema, sections, { abortEarly: false, abortPipeEarly: true });
   if (result.success) return [];
   const kept = result.issues.filter((issue) => !isCriticEntryValue(issue));
   const hint = (key: string, path: readonly PropertyKey[]) =>

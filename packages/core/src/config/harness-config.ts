@@ -4,6 +4,7 @@ import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
 import { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, type ReviewOutcome } from '../execution-log/review-cycles.js';
 import { DEFAULT_GATE_SETTINGS, type GateSettings } from '../gate/settings.js';
+import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { configFileIssues } from './config-file.js';
 import { ReviewSettingsSchema } from './reviews-schema.js';
@@ -22,6 +23,8 @@ export interface HarnessConfig {
   readonly graph: Graph;
   /** How gates read and report: `rules:` levels, the review table's heading and outcome words. */
   readonly gate: GateSettings;
+  /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
+  readonly verification: VerificationConfig;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -30,7 +33,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), source: undefined };
 }
 
 /**
@@ -55,11 +58,24 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
     else issues.push(...compiled.issues);
   }
   const gate = gateSettings(source, issues);
-  if (issues.length > 0 || !workflow.success) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.column - b.column) };
+  const verification = parseVerificationConfig(source);
+  if (!verification.ok) issues.push(...verification.issues);
+  if (issues.length > 0 || !workflow.success || !verification.ok) return { ok: false, issues: distinct(issues).sort((a, b) => a.line - b.line || a.column - b.column) };
   return {
     ok: true,
-    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, gate, source },
+    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, gate, verification: verification.verification, source },
   };
+}
+
+// A section read on its own as well as with the whole file reports its problems twice: once each.
+function distinct(issues: readonly SourceIssue[]): SourceIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.line}:${issue.column}:${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // `rules:` and the review table's settings, read from a file whose shape was checked already;

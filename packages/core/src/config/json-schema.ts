@@ -6,6 +6,8 @@ import { ReviewsSchema } from './reviews-schema.js';
 import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { RulesSchema } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
+import { VerificationSchema } from '../verification/config.js';
+import { EvidenceRecordSchema } from '../evidence/record.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
 const GraphExtensionSchema = v.strictObject({
@@ -30,6 +32,7 @@ export const HarnessConfigFileSchema = v.strictObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  verification: v.optional(VerificationSchema),
   rules: v.optional(RulesSchema),
 });
 
@@ -42,4 +45,10 @@ export function harnessConfigJsonSchema(): Record<string, unknown> {
   const generated = toJsonSchema(HarnessConfigFileSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
   return { $schema, title: 'the-loop harness configuration (.the-loop/harness-config.yaml)', ...rest };
+}
+
+/** A JSON Schema (draft-07) for an evidence record, `docs/specs/<id>/evidence/<check-id>.json` (`evidence.v1`). */
+export function evidenceRecordJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = toJsonSchema(EvidenceRecordSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
+  return { $schema, title: 'the-loop evidence record (evidence.v1)', ...rest };
 }

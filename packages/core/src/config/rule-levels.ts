@@ -9,10 +9,10 @@ export type RuleLevels = Readonly<Partial<Record<RuleId, RuleLevel>>>;
 
 /**
  * Rules that are how the gate fails closed: a file that cannot be read, a parser failure,
- * unusable graph state. Turning one off would turn a failure into a pass, so they cannot be
- * configured (nor baselined).
+ * unusable graph state, an evidence record that cannot be believed. Turning one off would turn
+ * a failure into a pass, so they cannot be configured (nor baselined).
  */
-export const FIXED_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['artifact-unreadable', 'graph-state-invalid', 'internal-error']);
+export const FIXED_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['artifact-unreadable', 'graph-state-invalid', 'internal-error', 'evidence-invalid']);
 
 const level = v.picklist(['error', 'warn', 'off'], 'must be error, warn or off');
 

@@ -14,6 +14,7 @@ import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
 import { DEFAULT_GATE_SETTINGS, type GateSettings } from './settings.js';
 import { applyRuleLevels } from '../config/rule-levels.js';
+import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
  * Where a node stands in the walk: `passed`/`skipped` before the current node, `current`
@@ -182,6 +183,7 @@ export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string,
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
 function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateSettings): PredicateBase {
+  let view: VerificationView | undefined;
   return {
     settings,
     lookup: (name: string) => files.lookup(name),
@@ -189,6 +191,7 @@ function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateS
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
+    verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
 }
 
@@ -255,4 +258,10 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
     node.alternatives.forEach((name) => seen.add(name));
   }
   return creators;
+}
+
+/** A work item's checks, evidence and criteria as the evidence gates judge them. */
+export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  return viewVerification(input.verification, (name) => files.lookup(name));
 }

@@ -1,3 +1,4 @@
+import type { VerificationInput } from '../verification/view.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
 
 /** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
@@ -31,4 +32,6 @@ export interface WorkItemInput {
   readonly graphStateIssues?: readonly SourceIssue[] | undefined;
   /** How to move on from a graph-state.json another tool or an earlier the-loop wrote. */
   readonly graphStateMigration?: string | undefined;
+  /** The declared checks, their evidence records and the repository state now; absent, nothing is proven. */
+  readonly verification?: VerificationInput | undefined;
 }

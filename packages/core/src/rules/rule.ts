@@ -4,6 +4,7 @@ import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js'
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
 import type { GateSettings } from '../gate/settings.js';
+import type { VerificationView } from '../verification/view.js';
 
 /** What a gate predicate's check can look at: the produced artifact and, by name, any other. */
 export interface PredicateContext {
@@ -19,6 +20,8 @@ export interface PredicateContext {
   readonly approvers: ReadonlySet<string>;
   /** How the configuration asks gates to read and report (`rules:`, the review table). */
   readonly settings: GateSettings;
+  /** The work item's checks, evidence and criteria, judged once on first use. */
+  readonly verification: () => VerificationView;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -65,13 +68,13 @@ export interface RuleExample {
   readonly files: Readonly<Record<string, string | ArtifactSource>>;
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
-  /** Approvals, approvers and file digests the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests'>;
+  /** Approvals, approvers, file digests and verification the gate reads. */
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification'>;
   /** `.the-loop/baseline.json` at the commit compared with (absent: none) and now, for baseline-grown. */
   readonly baselines?: { readonly before?: string; readonly after: string };
   /** Configuration the example runs under (`rules:`, `reviews.cyclesSection`, …); the defaults when absent. */
   readonly settings?: Partial<GateSettings>;
-  /** Where the rule reports, relative to the work item's folder; absent or empty for an ok example. */
+  /** Where the rule reports, relative to the work item's folder (a file outside it from the repository root); absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }
 
