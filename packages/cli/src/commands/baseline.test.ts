@@ -1,6 +1,6 @@
 // The baseline: a drifted repository records today's findings, and from then on only new ones
 // fail — in check, report, the Stop hook and the pre-push gate; a grown baseline is reported
-// under `check --changed-from`. The retrofit corpus is the drifted repository.
+// under `check --changed-from`. Twelve items of the retrofit corpus are the drifted repository.
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { BIN, git, graphConfig, LOCKED, makeRepo, payload, runArgv, runBuiltCli,
 
 const CORPUS = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 const TASKS = 'docs/specs/issue-23/tasks.md';
+const ITEMS = ['issue-3', 'issue-8', 'issue-17', 'issue-23', 'issue-26', 'issue-30', 'issue-37', 'issue-46', 'issue-53', 'issue-56', 'issue-58', 'issue-61'];
 
 type Finding = Diagnostic;
 interface CheckSet {
@@ -31,7 +32,8 @@ describe('the-loop baseline on a drifted corpus', () => {
   let repo: string;
   beforeAll(async () => {
     repo = await mkdtemp(join(tmpdir(), 'the-loop-baseline-'));
-    await cp(CORPUS, repo, { recursive: true });
+    // A third of the corpus keeps the test quick and still holds every kind of drift it has.
+    for (const id of ITEMS) await cp(join(CORPUS, 'docs/specs', id), join(repo, 'docs/specs', id), { recursive: true });
     await git(repo, ['init', '-q']);
     await git(repo, ['add', '-A']);
     await git(repo, ['commit', '-q', '-m', 'the drifted corpus']);
@@ -40,22 +42,20 @@ describe('the-loop baseline on a drifted corpus', () => {
   it('records every finding of every work item, and the corpus passes afterwards with every finding marked baselined', async () => {
     const before = await json<CheckSet>(['check', '--all'], repo);
     expect(before.code).toBe(1);
-    expect(before.doc.failing).toHaveLength(34);
+    expect(before.doc.failing).toEqual(ITEMS);
 
     const written = await json<{ findings: number; workItems: number; added: number }>(['baseline'], repo);
     expect(written.code).toBe(0);
     const total = before.doc.results.reduce((sum, r) => sum + r.findings.length, 0);
-    expect(written.doc).toMatchObject({ file: '.the-loop/baseline.json', workItems: 34, findings: total, added: total, removed: 0 });
+    expect(written.doc).toMatchObject({ file: '.the-loop/baseline.json', workItems: ITEMS.length, findings: total, added: total, removed: 0 });
 
-    for (const failOn of ['unmet', 'block']) {
-      const after = await json<CheckSet>(['check', '--all', '--fail-on', failOn], repo);
-      expect(after.code, failOn).toBe(0);
-      expect(after.doc.failing).toEqual([]);
-      expect(after.doc.results.flatMap((r) => r.findings).every((f) => f.baselined === true)).toBe(true);
-      // Where each work item stands is unchanged: a baselined finding is accepted, not resolved.
-      expect(after.doc.results.map((r) => r.currentNode)).toEqual(before.doc.results.map((r) => r.currentNode));
-    }
-    expect((await run(['report'], repo)).code).toBe(0);
+    // Under the default --fail-on unmet, the stricter of the two: every error must be accepted.
+    const after = await json<CheckSet>(['check', '--all'], repo);
+    expect(after.code).toBe(0);
+    expect(after.doc.failing).toEqual([]);
+    expect(after.doc.results.flatMap((r) => r.findings).every((f) => f.baselined === true)).toBe(true);
+    // Where each work item stands is unchanged: a baselined finding is accepted, not resolved.
+    expect(after.doc.results.map((r) => r.currentNode)).toEqual(before.doc.results.map((r) => r.currentNode));
   });
 
   it('refuses to overwrite a baseline without --update', async () => {
@@ -73,12 +73,10 @@ describe('the-loop baseline on a drifted corpus', () => {
     // Two lines added above every baselined task, and one new unticked task at the end.
     await writeFile(join(repo, TASKS), `${tasks.replace('## Tasks\n', '## Tasks\n\nOrdered by risk.\n')}- [ ] Alert on a failing endpoint\n`);
 
-    for (const failOn of ['unmet', 'block']) {
-      const { code, doc } = await json<CheckSet>(['check', '--all', '--fail-on', failOn], repo);
-      expect(code, failOn).toBe(1);
-      expect(doc.failing).toEqual(['issue-23']);
-      expect(fresh(doc)).toEqual([`${TASKS}:20 tasks-incomplete`]);
-    }
+    const { code, doc } = await json<CheckSet>(['check', '--all'], repo);
+    expect(code).toBe(1);
+    expect(doc.failing).toEqual(['issue-23']);
+    expect(fresh(doc)).toEqual([`${TASKS}:20 tasks-incomplete`]);
     const table = await run(['check', 'issue-23'], repo);
     expect(table.stdout).toMatch(/tasks\.md:14:1 {2}tasks-incomplete {2}Task not done: "Refuse private and link-local addresses" \(\[ \]\)\. {2}\(baselined\)/);
     expect(table.stdout).toMatch(/tasks\.md:20:1 {2}tasks-incomplete {2}Task not done: "Alert on a failing endpoint" \(\[ \]\)\.$/m);
