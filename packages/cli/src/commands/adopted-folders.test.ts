@@ -66,7 +66,7 @@ describe('the earlier the-loop\'s folders, under their migrated configuration', 
     const doc = await report(OLDER);
     const item = doc.items.find((i) => i.workItem === 'issue-101')!;
     const missing = item.findings.find((f) => f.ruleId === 'approval-missing' && f.file.endsWith('design.md'))!;
-    expect(missing).toMatchObject({ line: 5, message: 'No approver has approved design.md. Front-matter `approvedBy: mhoffmann, tkowalski` is not a recorded approval.' });
+    expect(missing).toMatchObject({ line: 5, message: 'No approver has approved design.md. Front-matter `approvedBy: mhoffmann, tkowalski` is not an approval.' });
     expect(missing.fix).toContain('--by mhoffmann');
   });
 

@@ -25,6 +25,10 @@ export interface HarnessConfig {
   readonly gate: GateSettings;
   /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
   readonly verification: VerificationConfig;
+  /** `workflow.harness`: the harness an orchestrated run drives, when the file names one. */
+  readonly harness: string | undefined;
+  /** `workflow.timeoutSeconds`: the default time limit of one harness run at a node. */
+  readonly timeoutSeconds: number | undefined;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -33,7 +37,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
 }
 
 /**
@@ -63,7 +67,16 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   if (issues.length > 0 || !workflow.success || !verification.ok) return { ok: false, issues: distinct(issues).sort((a, b) => a.line - b.line || a.column - b.column) };
   return {
     ok: true,
-    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, gate, verification: verification.verification, source },
+    config: {
+      file,
+      specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR),
+      graph,
+      gate,
+      verification: verification.verification,
+      harness: workflow.output.harness,
+      timeoutSeconds: workflow.output.timeoutSeconds,
+      source,
+    },
   };
 }
 

@@ -2,8 +2,9 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
+import { TokenEconomySchema } from './token-economy.js';
 import { ReviewsSchema } from './reviews-schema.js';
-import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
+import { ApprovalsConfigSchema, GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { RulesSchema } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
 import { VerificationSchema } from '../verification/config.js';
@@ -33,6 +34,8 @@ export const HarnessConfigFileSchema = v.strictObject({
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
   verification: v.optional(VerificationSchema),
+  approvals: v.optional(ApprovalsConfigSchema),
+  tokenEconomy: v.optional(TokenEconomySchema),
   rules: v.optional(RulesSchema),
 });
 

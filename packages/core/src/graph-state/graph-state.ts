@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
 import { parseJson } from '../json/parse-json.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
@@ -20,23 +19,19 @@ export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; is
  * error naming the file and line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
-  const json = parseJson(text);
-  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  const { value } = json;
-  const foreign = foreignState(file, value);
-  if (foreign) return foreign;
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
-  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
-  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
+  const result = parseJsonDocument(file, text, GraphStateSchema);
+  if (!result.ok) {
+    // Only a file off the schema is looked at twice: is it someone else's altogether?
+    const json = parseJson(text);
+    return (json.ok ? foreignState(file, json.value) : undefined) ?? result;
+  }
+  if (expectedWorkItem !== undefined && result.value.workItem !== expectedWorkItem) {
     return {
       ok: false,
-      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
+      issues: [{ file, ...result.positionOf(['workItem']), message: `workItem is "${result.value.workItem}", but the file belongs to "${expectedWorkItem}"` }],
     };
   }
-  return { ok: true, state: result.output };
+  return { ok: true, state: result.value };
 }
 
 // A file without this version's `schemaVersion` is not a broken state of ours: one short
@@ -55,7 +50,7 @@ function foreignState(file: string, value: unknown): GraphStateResult | undefine
   return {
     ok: false,
     issues: [{ ...at, message: `not a graph state of this the-loop: ${what} — an earlier the-loop's or another tool's record` }],
-    migration: `Move it aside (git mv ${file} ${file.replace(/\.json$/, '.legacy.json')}): without it the-loop derives the current node from the artifacts; record approvals again with \`the-loop graph approve\`.`,
+    migration: `Move it aside (git mv ${file} ${file.replace(/\.json$/, '.legacy.json')}): without it the-loop derives the current node from the artifacts; give its approvals again (\`the-loop graph approve\`, or a pull-request review under approvals.source: github).`,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Artifact } from '../artifact/types.js';
 import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId, type Severity } from '../diagnostic.js';
-import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
+import type { Approval, ApprovalSource, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
 import type { GateSettings } from '../gate/settings.js';
@@ -22,6 +22,9 @@ export interface PredicateContext {
   readonly settings: GateSettings;
   /** The work item's checks, evidence and criteria, judged once on first use. */
   readonly verification: () => VerificationView;
+  readonly approvalSource: ApprovalSource;
+  /** Why approvals could not be read, when they could not. */
+  readonly approvalsUnavailable: string | undefined;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -69,7 +72,7 @@ export interface RuleExample {
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
   /** Approvals, approvers, file digests and verification the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification'>;
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification' | 'approvalSource' | 'approvalsUnavailable' | 'ignoredApprovals'>;
   /** `.the-loop/baseline.json` at the commit compared with (absent: none) and now, for baseline-grown. */
   readonly baselines?: { readonly before?: string; readonly after: string };
   /** Configuration the example runs under (`rules:`, `reviews.cyclesSection`, …); the defaults when absent. */
