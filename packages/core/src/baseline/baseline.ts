@@ -3,9 +3,8 @@ import { compareText, RULE_IDS, type Diagnostic } from '../diagnostic.js';
 import { FIXED_RULES } from '../config/rule-levels.js';
 import type { WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { WorkItemInput } from '../gate/inputs.js';
-import { parseJson } from '../json/parse-json.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 
 /** Where a repository records the findings it accepted when it adopted the-loop. */
 export const BASELINE_FILE = '.the-loop/baseline.json';
@@ -34,13 +33,8 @@ export type BaselineResult = { ok: true; baseline: Baseline } | { ok: false; iss
 
 /** Parse a baseline file; every problem is reported with its line, never a silent empty baseline. */
 export function parseBaseline(file: string, text: string): BaselineResult {
-  const json = parseJson(text);
-  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
-  const result = v.safeParse(BaselineSchema, json.value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: schemaIssues(BaselineSchema, result.issues, atSource({ file, positionOf })) };
-  return { ok: true, baseline: result.output };
+  const result = parseJsonDocument(file, text, BaselineSchema);
+  return result.ok ? { ok: true, baseline: result.value } : result;
 }
 
 /** Serialise a baseline as it is checked in: entries in a stable order, two-space indent, final newline. */
