@@ -24,6 +24,7 @@ export const RULE_IDS = [
   'evidence-stale',
   'evidence-invalid',
   'criterion-ambiguous',
+  'baseline-grown',
   'optional-task-open',
 ] as const;
 
@@ -50,6 +51,8 @@ export interface Diagnostic {
   readonly actual?: string;
   readonly fix?: string;
   readonly url: string;
+  /** Accepted in `.the-loop/baseline.json`: reported, but it fails nothing. */
+  readonly baselined?: true;
 }
 
 /** A position in a document, 1-based. */

@@ -15,10 +15,10 @@ export function approvalTarget(names: string, ctx: PredicateContext): { wanted: 
   return { wanted, target: wanted.map((name) => ctx.lookup(name)).find(Boolean) };
 }
 
-/** The command that records an approval of `name`, naming the approver when the repository has only one. */
-export function approveCommand(ctx: PredicateContext, name: string): string {
+/** The command that records an approval of `name`: by `login` when one is named, else the repository's only approver. */
+export function approveCommand(ctx: PredicateContext, name: string, login?: string): string {
   const [only, ...others] = ctx.approvers;
-  return `\`the-loop graph approve ${ctx.workItem} ${name} --by ${only !== undefined && others.length === 0 ? only : '<login>'}\``;
+  return `\`the-loop graph approve ${ctx.workItem} ${name} --by ${login ?? (only !== undefined && others.length === 0 ? only : '<login>')}\``;
 }
 
 /** Approvals of an artifact by approvers: the one bound to its current digest, and the latest of the others. */
