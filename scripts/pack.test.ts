@@ -36,6 +36,17 @@ function manifestOf(tarball: string): Record<string, unknown> {
   return JSON.parse(ok(['tar', '-xzOf', tarball, 'package/package.json'], root)) as Record<string, unknown>;
 }
 
+// Whether V8 refuses the installed bundle's code cache (undefined when there is none).
+function cacheRejected(dist: string): boolean | undefined {
+  const probe = `const { readFileSync, existsSync } = require('node:fs'); const { Script } = require('node:vm'); const { wrap } = require('node:module');
+const bundle = ${JSON.stringify(join(dist, 'the-loop.cjs'))};
+if (!existsSync(bundle + '.cache')) { console.log('none'); process.exit(0); }
+const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData: readFileSync(bundle + '.cache') });
+console.log(script.cachedDataRejected ? 'rejected' : 'accepted');`;
+  const verdict = ok([process.execPath, '-e', probe], root).trim();
+  return verdict === 'none' ? undefined : verdict === 'rejected';
+}
+
 function write(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -65,7 +76,9 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(manifest['bin']).toEqual({ 'the-loop': './bin/the-loop.cjs' });
     expect(manifest['exports']).toEqual({ '.': './dist/the-loop.cjs' });
     const listed = ok(['tar', '-tzf', tarballs.cli], root).split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/bin/the-loop.cjs', 'package/dist/the-loop.cjs', 'package/dist/report-worker.cjs', 'package/README.md']));
+    expect(listed).toEqual(
+      expect.arrayContaining(['package/bin/the-loop.cjs', 'package/dist/the-loop.cjs', 'package/dist/the-loop.cjs.cache', 'package/dist/report-worker.cjs', 'package/dist/harness-config.schema.json', 'package/README.md']),
+    );
     expect(listed.filter((path) => path.includes('/src/') || path.endsWith('.ts'))).toEqual([]);
   });
 
@@ -78,7 +91,18 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@the-loop']);
 
     expect(ok(['npx', 'the-loop', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The code cache shipped with the package is one this Node accepts; without one, the first run writes it.
+    const installed = join(project, 'node_modules/@the-loop/cli/dist');
+    expect(cacheRejected(installed)).toBe(false);
+    rmSync(join(installed, 'the-loop.cjs.cache'));
+    ok(['npx', 'the-loop', '--version'], project);
+    expect(cacheRejected(installed)).toBe(false);
+
     ok(['npx', 'the-loop', 'init'], project);
+    // The configuration init writes links the JSON Schema the install ships.
+    const schemaLine = readFileSync(join(project, '.the-loop/harness-config.yaml'), 'utf8').split('\n')[0] ?? '';
+    const link = /\$schema=(\S+)$/.exec(schemaLine)?.[1] ?? 'no link';
+    expect(JSON.parse(readFileSync(join(project, '.the-loop', link), 'utf8'))).toMatchObject({ $schema: expect.stringContaining('json-schema.org') });
     ok(['npx', 'the-loop', 'new', 'issue-1'], join(project, '.the-loop'));
     const check = run(['npx', 'the-loop', 'check', 'issue-1', '--format', 'json'], project);
     expect(check.status).toBe(1);
