@@ -4,7 +4,7 @@
 // publish runs: it rewrites workspace versions and applies each package's publishConfig.
 // Usage: node scripts/pack.mjs [DESTINATION]   (default: packs/ at the repository root)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +17,15 @@ for (const name of PACKAGES) {
     console.error(`packages/${name}/dist is missing: build first (node scripts/build.mjs)`);
     process.exit(1);
   }
+}
+// tsc -b keeps the output of a source file that no longer exists: core is compiled afresh, so a
+// module deleted since the last build is never published.
+rmSync(`${root}packages/core/dist`, { recursive: true, force: true });
+rmSync(`${root}packages/core/tsconfig.build.tsbuildinfo`, { force: true });
+const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}packages/core/tsconfig.build.json`], { cwd: root, encoding: 'utf8' });
+if (tsc.status !== 0) {
+  console.error(`compiling packages/core failed:\n${tsc.stdout}${tsc.stderr}`);
+  process.exit(tsc.status ?? 1);
 }
 mkdirSync(destination, { recursive: true });
 // Under `pnpm run`, npm_execpath is pnpm itself; otherwise npx fetches the pinned version.

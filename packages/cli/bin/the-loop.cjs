@@ -28,11 +28,16 @@ const script = new Script(wrap(source), { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
 const done = bundled.exports.main(process.argv.slice(2));
-if (process.env.THE_LOOP_WRITE_CODE_CACHE === '1') {
-  done.then(() => {
-    writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-    renameSync(`${cacheFile}.tmp`, cacheFile);
-  });
+// The build sets this to the further commands (a JSON list of argument lists) whose functions the
+// cache should hold too, run one after the other before it is written.
+const cacheRuns = process.env.THE_LOOP_WRITE_CODE_CACHE;
+if (cacheRuns) {
+  JSON.parse(cacheRuns)
+    .reduce((previous, argv) => previous.then(() => bundled.exports.main(argv)), done)
+    .then(() => {
+      writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+      renameSync(`${cacheFile}.tmp`, cacheFile);
+    });
 } else if (cachedData === undefined || script.cachedDataRejected) {
   // An install on another Node version than the build's (or with no cache) writes one after its
   // first run, so later start-ups skip compiling what this one compiled. Best effort, and atomic:

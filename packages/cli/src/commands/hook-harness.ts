@@ -14,6 +14,7 @@ import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
 import { persistEscalation } from '../state/escalation.js';
 import { decideStopWithState } from '../state/stop-counters.js';
+import { withCache } from '../cache/artifact-cache.js';
 
 /** The `hook` command's help, naming the harnesses and events it is given. */
 export function harnessHookUsage(adapters: readonly HarnessAdapter[]): string {
@@ -63,7 +64,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const declared = values.repo ?? fromHarness ?? payload.projectDir ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
   const root = declared === undefined ? await findRepoRoot(resolve(env.cwd, payload.cwd ?? '.')) : resolve(env.cwd, declared);
-  const repo = await loadRepo(root);
+  const repo = withCache(await loadRepo(root), env.env);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);

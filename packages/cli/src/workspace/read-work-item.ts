@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { sha256 } from './digest.js';
-import type { Repo } from './repo.js';
+import type { ArtifactCache, Repo } from './repo.js';
 
 /** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
@@ -100,7 +100,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(join(dir, name));
+        const read = await readArtifact(join(dir, name), repo.cache);
         if (!read) return;
         files.set(name, read.source);
         if (read.digest) digests.set(name, read.digest);
@@ -109,7 +109,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
 }
 
-async function readArtifact(path: string): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+async function readArtifact(path: string, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const info = await stat(path);
@@ -130,7 +130,8 @@ async function readArtifact(path: string): Promise<{ source: ArtifactSource; dig
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    return { source: { text }, digest: sha256(bytes) };
+    const digest = sha256(bytes);
+    return { source: cache ? { text, facts: await cache.facts(digest, text) } : { text }, digest };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
