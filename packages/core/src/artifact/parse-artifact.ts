@@ -86,6 +86,8 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
 // order and the block it sits in; its line and column come from the source, searched from that
 // block on. A prompt that is not in the source as written (`\<escaped\>`, `&lt;entities&gt;`) was
 // not typed as a prompt, and is left out.
+const MAX_PROMPTS = 200;
+
 function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
   const lines = text.split(/\r\n|\r|\n/);
   const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
@@ -102,12 +104,15 @@ function templatePromptsIn(root: Root, text: string): { line: number; column: nu
       return;
     }
   };
+  // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
+  let budget = MAX_PROMPTS;
   const walk = (nodes: readonly Nodes[], from: number): void => {
     for (const node of nodes) {
+      if (budget <= 0) return;
       const here = node.position?.start.line ?? from;
       if (node.type === 'text' || node.type === 'html') {
         const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
-        for (const prompt of templatePrompts(value)) locate(prompt.text, here);
+        for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
       } else if ('children' in node) walk(node.children as Nodes[], here);
     }
   };
