@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';
 import { evaluateChunk, type ChunkTask } from './gate/evaluate-many.js';
-import { openRepo } from './workspace/repo.js';
+import { loadRepo } from './workspace/repo.js';
 
 interface Setup {
   readonly root: string;
@@ -13,7 +13,7 @@ interface Setup {
 }
 
 async function serve(setup: Setup): Promise<void> {
-  const opened = await openRepo(setup.root, undefined);
+  const opened = await loadRepo(setup.root);
   const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root) } : opened;
   const port = parentPort;
   if (!port) return;

@@ -16,6 +16,7 @@ export const RULE_IDS = [
   'template-residue',
   'approval-missing',
   'approval-stale',
+  'approval-ignored',
   'graph-state-invalid',
   'internal-error',
   'evidence-missing',
@@ -23,6 +24,8 @@ export const RULE_IDS = [
   'evidence-stale',
   'evidence-invalid',
   'criterion-ambiguous',
+  'baseline-grown',
+  'optional-task-open',
 ] as const;
 
 /** A stable rule identifier. */
@@ -48,6 +51,8 @@ export interface Diagnostic {
   readonly actual?: string;
   readonly fix?: string;
   readonly url: string;
+  /** Accepted in `.the-loop/baseline.json`: reported, but it fails nothing. */
+  readonly baselined?: true;
 }
 
 /** A position in a document, 1-based. */

@@ -17,6 +17,7 @@ export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { recordedPointer } from './gate/evaluate-work-item.js';
 export { blockingFindings } from './gate/blocking.js';
 export { RULES, ruleById } from './rules/index.js';
 export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
@@ -25,12 +26,26 @@ export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue,
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
+export type { ApprovalSource } from './gate/inputs.js';
+
+export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineEntries, baselineGrowth, baselineOf, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
+export type { Baseline, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
+export { baselineGrew } from './rules/baseline-grown.js';
+export { FIXED_RULES, RulesSchema, applyRuleLevels } from './config/rule-levels.js';
+export type { RuleLevel, RuleLevels } from './config/rule-levels.js';
+export { DEFAULT_GATE_SETTINGS } from './gate/settings.js';
+export type { GateSettings } from './gate/settings.js';
+export { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, outcomeOf, readReviewCycles } from './execution-log/review-cycles.js';
+export type { ReviewCycleSettings, ReviewCycles, ReviewOutcome, ReviewRound } from './execution-log/review-cycles.js';
 
 export { buildReport, countItem, emptyTotals, mergeTotals, toReportInput } from './report/build-report.js';
 export type { ArtifactCount, Report, ReportInput, ReportItem, ReportTotals } from './report/build-report.js';
 
-export { CONFIG_FILES, DEFAULT_SPEC_DIR, WorkflowSchema, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
+export { CONFIG_FILES, DEFAULT_SPEC_DIR, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
+export { WorkflowSchema } from './config/workflow-schema.js';
 export type { ConfigResult, HarnessConfig } from './config/harness-config.js';
+export { DEFAULT_PRESET, PRESETS, PRESET_NAMES, isPresetName, presetGraph } from './config/presets.js';
+export type { Preset, PresetName } from './config/presets.js';
 
 export { parseYamlSource } from './yaml/yaml-source.js';
 export type { SourceIssue, YamlSource, YamlSourceResult } from './yaml/yaml-source.js';
@@ -44,23 +59,29 @@ export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGr
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
-export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { renderAssignment } from './graph-state/assignment.js';
+export type { AssignmentInput, Reference } from './graph-state/assignment.js';
+export { findingLines, findingWithFix } from './format/finding-lines.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
-export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
+export type { ConflictEntry, Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
 
 export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole, parseCollaborators } from './config/collaborators.js';
 export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
 export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
 export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
+export { ApprovalsConfigSchema } from './config/runtime-config.js';
+export type { ApprovalsConfig } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';
 export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
 export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
-export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+export { REVIEW_TEXT_KEYS, jsonAnswer, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
@@ -68,6 +89,8 @@ export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substit
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, evidenceRecordJsonSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
+export { ModelRoutingSchema, TokenEconomySchema, modelForStage, parseModelRouting } from './config/token-economy.js';
+export type { ModelRouting, ModelRoutingResult } from './config/token-economy.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
@@ -99,3 +122,13 @@ export type { CheckEvidence, CriterionStatus, CriterionVerdict, CurrentState, Ev
 export { buildCompletionProof } from './proof/completion.js';
 export type { CompletionProof, OpenDecision, ProofCheck, ProofCriterion } from './proof/completion.js';
 export { proofToMarkdown } from './proof/markdown.js';
+export { choicePrompt, choiceSchema, readChoice } from './run/choice.js';
+export type { ChoicePromptInput, ChoiceReading } from './run/choice.js';
+export { REVIEW_ANSWER_SCHEMA, RoundRecordSchema, findingText, parseRoundRecord, readReviewAnswer, reviewPrompt } from './run/review-round.js';
+export type { ReviewPromptInput, ReviewReading, RoundFinding, RoundOutcome, RoundRecord, RoundRecordResult } from './run/review-round.js';
+export { NO_RUN_USAGE, addUsage, runExitCode } from './run/run-result.js';
+export type { NodeRun, NodeRunOutcome, RunResult, RunStatus, RunUsage } from './run/run-result.js';
+export { parseJsonDocument } from './json/parse-json-document.js';
+export type { JsonDocumentResult } from './json/parse-json-document.js';
+export { InFlightSchema, SessionRecordSchema, SessionsSchema, requestIdProblem, sessionToResume } from './run/run-records.js';
+export type { InFlight, SessionRecord, Sessions } from './run/run-records.js';

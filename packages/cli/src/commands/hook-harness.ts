@@ -1,14 +1,14 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
-import { editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
+import { relative, resolve, sep } from 'node:path';
+import { closest, findingWithFix, formatLocation, recordedPointer, type GraphStateResult, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
+import { blockingFindings, editedArtifact, parseHooksConfig, sessionContext } from '@the-loop/hooks';
 import { configurationError, UsageError } from '../errors.js';
 import { harnessNamed } from '../harness/adapters.js';
 import { resolveCurrentWorkItem } from '../gate/current-work-item.js';
+import { catchUp } from '../gate/advance.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
-import { openRepo, type Repo } from '../workspace/repo.js';
+import { findRepoRoot, loadRepo, type Repo } from '../workspace/repo.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
@@ -49,7 +49,9 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const { hooks } = adapter;
   const event = hooks.events.find((e) => e.name === positionals[0]);
   if (positionals.length !== 1 || event === undefined) {
-    throw new UsageError(`${adapter.name} hook event must be one of ${hooks.events.map((e) => e.name).join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}`);
+    const names = hooks.events.map((e) => e.name);
+    const guess = positionals.length === 1 ? closest(positionals[0] as string, names) : undefined;
+    throw new UsageError(`${adapter.name} hook event must be one of ${names.join(', ')}; got ${positionals.length === 0 ? 'none' : `"${positionals.join(' ')}"`}${guess ? ` (did you mean "${guess}"?)` : ''}`);
   }
   const parsed = hooks.parsePayload(await readStdin(env.stdin));
   if (!parsed.ok) throw new UsageError(parsed.error);
@@ -61,8 +63,8 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
   const fromHarness = hooks.projectDirVariable === undefined ? undefined : env.env[hooks.projectDirVariable] || undefined;
   const declared = values.repo ?? fromHarness ?? payload.projectDir ?? undefined;
   // Without a declared root, the session may sit in a subdirectory: climb to the project.
-  const root = declared ?? (await findProjectRoot(resolve(env.cwd, payload.cwd ?? '.')));
-  const repo = withCache(await openRepo(env.cwd, root), env.env);
+  const root = declared === undefined ? await findRepoRoot(resolve(env.cwd, payload.cwd ?? '.')) : resolve(env.cwd, declared);
+  const repo = withCache(await loadRepo(root), env.env);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);
@@ -83,30 +85,49 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
       say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
       return hooks.stopReply(undefined);
     }
-    const result = await evaluateFromDisk(repo, resolution.id);
+    const result = await evaluateFromDisk(repo, resolution.id, { env: env.env });
     const decision = await decideStopWithState(repo.root, {
       harness: adapter.name,
       result,
       cap: hooksConfig.config.noProgressCap,
       session: payload.sessionId,
     });
+    await catchUpPointer(repo, resolution.id, state, result.currentNode, env, say);
     if (decision.kind === 'block') return hooks.stopReply(decision.reason);
     if (decision.escalation) {
       const { node, reason } = decision.escalation;
-      const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
-      say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
+      const findings = blockingFindings(result).map(findingWithFix);
+      const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env, findings);
+      say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force ${resolution.id} --to <node> --reason <why>\`.`);
     } else say(decision.why);
     return hooks.stopReply(undefined);
   }
 
-  if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload), env);
+  if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload, env), env);
 
   const resolution = await resolveCurrentWorkItem(repo, values['work-item']);
   if (resolution.id === undefined) {
     say(resolution.why);
     return hooks.contextReply(event.name, undefined);
   }
-  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id)), env);
+  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env })), env);
+}
+
+// After the stop is decided, a recorded pointer the artifacts left behind moves along the
+// passing edges, so a work item that only waits on a person does not look out of step.
+async function catchUpPointer(repo: Repo, id: string, state: GraphStateResult | undefined, derived: string | null, env: CommandEnv, say: (text: string) => void): Promise<void> {
+  if (!state?.ok || recordedPointer(repo.config.graph, state.state.currentNode, derived) !== 'behind') return;
+  let moved;
+  try {
+    moved = await catchUp(repo, id, env, { env: env.env });
+  } catch (error) {
+    // The stop decision stands either way: a pointer that could not move is only behind.
+    say(`${id}: the recorded node could not be moved: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  if (!moved) return;
+  say(`${id}: the recorded node moved ${moved.from ?? '(start)'} → ${moved.state.currentNode ?? '(done)'} along passing gates.`);
+  for (const report of moved.reports.filter((r) => r.status === 'failed')) say(`  ${report.kind} (${report.event} ${report.node}) failed: ${report.detail}`);
 }
 
 // A harness that reads no context from this event's reply gets the text on stderr, which its
@@ -117,16 +138,8 @@ function contextReply(adapter: HarnessAdapter, event: HookEvent, text: string | 
   return adapter.hooks.contextReply(event.name, undefined);
 }
 
-/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
-async function findProjectRoot(start: string): Promise<string> {
-  for (let dir = start; ; dir = dirname(dir)) {
-    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
-    if (dirname(dir) === dir) return start;
-  }
-}
-
 // A write under the spec root is validated at once; anywhere else it passes silently.
-async function checkEditedFile(repo: Repo, payload: HookPayload): Promise<string | undefined> {
+async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv): Promise<string | undefined> {
   if (payload.filePath === null) return undefined;
   const absolute = resolve(payload.cwd ?? repo.root, payload.filePath);
   const rel = relative(repo.root, absolute).split(sep).join('/');
@@ -137,7 +150,7 @@ async function checkEditedFile(repo: Repo, payload: HookPayload): Promise<string
   } catch {
     return undefined;
   }
-  const result = await evaluateFromDisk(repo, edited.workItem);
+  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env });
   const findings = result.findings.filter((d) => d.file === edited.file);
   if (findings.length === 0) return undefined;
   return [

@@ -69,7 +69,7 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   }
   await Promise.all(workers);
 
-  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config.graph));
+  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   let complete = 0;
   for (const part of parts) {
     mergeTotals(totals, part.totals);
@@ -80,7 +80,7 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
 
 /** Evaluate a chunk of work items in order, write their report items to the chunk's file, and give their totals. */
 export async function evaluateChunk(repo: Repo, task: ChunkTask): Promise<ChunkTotals> {
-  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config.graph));
+  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   const results = await mapLimit(task.ids, 32, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   const lines = results.map((result) => `${JSON.stringify(countItem(totals, result))}\n`);
   writeFileSync(task.file, lines.join(''));

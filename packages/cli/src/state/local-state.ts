@@ -13,19 +13,19 @@ export const LOCAL_DIR = '.the-loop/local';
 // A hook must answer quickly; another hook holding the lock longer than this is stuck.
 const LOCK_WAIT_MS = 5_000;
 
+/** The machine-local directory (and `sub` inside it), created when absent; returns its path. */
+export async function localDir(root: string, sub?: string): Promise<string> {
+  const dir = join(root, LOCAL_DIR);
+  await mkdir(sub === undefined ? dir : join(dir, sub), { recursive: true });
+  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
+  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
+  return sub === undefined ? dir : join(dir, sub);
+}
+
 /** Run `fn` holding the local-state lock, so two hooks firing together do not lose an update. */
 export async function withLocalLock<T>(root: string, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await localDir(root);
   return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: LOCK_WAIT_MS });
-}
-
-/** The machine-local directory, created if need be, and ignored by git. */
-export async function localDir(root: string): Promise<string> {
-  const dir = join(root, LOCAL_DIR);
-  await mkdir(dir, { recursive: true });
-  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
-  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
-  return dir;
 }
 
 /** Read a JSON state file: undefined when absent; not JSON or off its schema is an error naming the file. */

@@ -1,5 +1,6 @@
-import { join, resolve } from 'node:path';
-import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type ArtifactFacts, type HarnessConfig } from '@the-loop/core';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
 
@@ -14,22 +15,52 @@ export interface Repo {
   readonly config: HarnessConfig;
   /** Absolute path of the spec root. */
   readonly specRoot: string;
+  /** `.the-loop/collaborators.yaml`; none when the file is absent. */
+  readonly collaborators: readonly Collaborator[];
   /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
   readonly cache?: ArtifactCache | undefined;
 }
 
-/** Load the repository's configuration; a broken file stops the command (exit 2). */
+/**
+ * Open the repository a command works on: `--repo DIR` when given, else the project the working
+ * directory sits in, so a command run from any subfolder finds the configuration and spec root.
+ */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
-  const root = resolve(cwd, repoOption ?? '.');
+  return loadRepo(repoOption === undefined ? await findRepoRoot(cwd) : resolve(cwd, repoOption));
+}
+
+/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
+export async function findRepoRoot(start: string): Promise<string> {
+  const from = resolve(start);
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+/**
+ * Load the configuration and collaborators of the repository at `root`. Every problem of both
+ * files stops the command together (exit 2), each with its line: one round of fixes, not one per run.
+ */
+export async function loadRepo(root: string): Promise<Repo> {
   let config = defaultConfig();
+  const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
     const text = await readRepositoryFile(join(root, name), name, 'strict-utf8');
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
-    if (!result.ok) throw configurationError('the configuration is invalid', result.issues);
-    config = result.config;
+    if (result.ok) config = result.config;
+    else issues.push(...result.issues);
     break;
   }
-  return { root, config, specRoot: join(root, config.specDir) };
+  let collaborators: readonly Collaborator[] = [];
+  const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE);
+  if (people !== undefined) {
+    const result = parseCollaborators(COLLABORATORS_FILE, people);
+    if (result.ok) collaborators = result.collaborators;
+    else issues.push(...result.issues);
+  }
+  if (issues.length > 0) throw configurationError('the configuration is invalid', issues);
+  return { root, config, specRoot: join(root, config.specDir), collaborators };
 }

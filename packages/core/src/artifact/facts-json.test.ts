@@ -9,14 +9,17 @@ import { extractFacts } from './parse-artifact.js';
 // it: the oracle the hand-written check in facts-json.ts must agree with.
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
 const position = v.strictObject({ line: count, column: count });
+function listEntry<T extends v.GenericSchema>(children: T) {
+  return v.strictObject({ text: v.string(), lead: v.optional(v.string()), marked: v.optional(v.string()), children, under: v.optional(v.string()), position });
+}
 const FactsSchema = v.strictObject({
   lineCount: count,
   empty: v.boolean(),
   frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions: v.record(v.string(), position), position, yaml: v.string(), firstLine: count })),
   sections: v.array(
-    v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(v.strictObject({ term: v.string(), position })) }),
+    v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.tuple([]))))) }),
   ),
-  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), position })),
+  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), optional: v.boolean(), position })),
   tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
   statements: v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position })),
   diagnostics: v.array(
@@ -59,7 +62,7 @@ function changed(value: unknown, path: readonly (string | number)[], replacement
 }
 
 const markdownish = fc
-  .array(fc.constantFrom('---', 'status: draft', 'n: 3', '# T', '## Security design', '- [ ] a', '- [x] b', '* [~] c', '| a | b |', '|---|---|', '| 1 | 2 |', '- **Term**: x', 'text', '', 'key: [', '<!-- c -->'), { maxLength: 20 })
+  .array(fc.constantFrom('---', 'status: draft', 'n: 3', '# T', '## Security design', '- [ ] a', '- [x] b', '* [~] c', '| a | b |', '|---|---|', '| 1 | 2 |', '- **Term**: x', '  - nested `code`', '### Abuse cases', '- [ ]* optional', 'text', '', 'key: [', '<!-- c -->'), { maxLength: 20 })
   .map((lines) => lines.join('\n'));
 
 describe('facts as JSON', () => {

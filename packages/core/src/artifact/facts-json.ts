@@ -56,12 +56,17 @@ const diagnostic = exactly({
   url: string,
 });
 
+// A list item as facts hold it: its nested items are one level deep, so the children's children
+// are an empty list.
+const listEntry = (children: Check): Check =>
+  exactly({ text: string, lead: optional(string), marked: optional(string), children, under: optional(string), position });
+
 const isFacts = exactly({
   lineCount: count,
   empty: boolean,
   frontMatter: optional(exactly({ data: record(() => true), positions: record(position), position, yaml: string, firstLine: count })),
-  sections: array(exactly({ title: string, depth: integer(1, 6), position, empty: boolean, items: array(exactly({ term: string, position })) })),
-  tasks: array(exactly({ text: string, done: boolean, marker: string, position })),
+  sections: array(exactly({ title: string, depth: integer(1, 6), position, empty: boolean, items: array(listEntry(array(listEntry(array(() => false))))) })),
+  tasks: array(exactly({ text: string, done: boolean, marker: string, optional: boolean, position })),
   tables: array(exactly({ section: optional(string), header: array(string), rows: array(exactly({ cells: array(string), position })), position })),
   statements: array(exactly({ text: string, lead: optional(string), section: optional(string), listDepth: integer(0), position })),
   diagnostics: array(diagnostic),

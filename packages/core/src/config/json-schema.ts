@@ -2,9 +2,11 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
+import { TokenEconomySchema } from './token-economy.js';
 import { ReviewsSchema } from './reviews-schema.js';
-import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
-import { WorkflowSchema } from './harness-config.js';
+import { ApprovalsConfigSchema, GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
+import { RulesSchema } from './rule-levels.js';
+import { WorkflowSchema } from './workflow-schema.js';
 import { VerificationSchema } from '../verification/config.js';
 import { EvidenceRecordSchema } from '../evidence/record.js';
 
@@ -17,10 +19,10 @@ const GraphExtensionSchema = v.strictObject({
 });
 
 /**
- * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github`, `notifications` and `verification` belong to other tools and stay allowed.
+ * The whole configuration file as the-loop reads it: every section, each key known, so a
+ * misspelt or outdated key is an error with its line rather than a setting silently ignored.
  */
-export const HarnessConfigFileSchema = v.looseObject({
+export const HarnessConfigFileSchema = v.strictObject({
   workflow: v.optional(
     v.strictObject({
       ...WorkflowSchema.entries,
@@ -32,6 +34,9 @@ export const HarnessConfigFileSchema = v.looseObject({
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
   verification: v.optional(VerificationSchema),
+  approvals: v.optional(ApprovalsConfigSchema),
+  tokenEconomy: v.optional(TokenEconomySchema),
+  rules: v.optional(RulesSchema),
 });
 
 /**

@@ -43,6 +43,17 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.nodes.some((n) => n.outcome === 'block')).toBe(false);
   });
 
+  it('unticked tasks in a tasks.md that exists are evaluated, whatever earlier files the work item lacks', () => {
+    const tasks = '# Tasks\n\n- [x] one\n- [ ] two\n';
+    const waiting = evaluate({ 'requirements.md': REQUIREMENTS, 'tasks.md': tasks });
+    expect(waiting.currentNode).toBe('requirements-approval');
+    expect(waiting.nodes.find((n) => n.node === 'implementation')).toMatchObject({ status: 'reached', outcome: 'block' });
+    expect(rulesOf(waiting, 'implementation')).toEqual(['tasks.md:4:1 tasks-incomplete']);
+    const alone = evaluate({ 'tasks.md': tasks });
+    expect(alone.currentNode).toBe('requirements-definition');
+    expect(rulesOf(alone, 'implementation')).toEqual(['tasks.md:4:1 tasks-incomplete']);
+  });
+
   it('while waiting on requirements approval, inspects a design.md that already exists', () => {
     const design = '# Design\n## Security design\n<!-- later -->\n';
     const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': design });
@@ -89,14 +100,32 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.findings.map((d) => `${d.file.slice(DIR.length + 1)}:${d.line} ${d.ruleId} ${d.severity}`)).toContain('tasks.md:3 artifact-unreadable error');
   });
 
-  it('a finished work item whose graph state disagrees ends unmet at the last node, not passed', () => {
+  it('a finished work item whose graph state records a node off the main line ends unmet at the last node, not passed', () => {
     const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
-    const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
+    const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'escalated' });
     expect(result.ok).toBe(false);
     expect(result.currentNode).toBe('learnings');
     expect(result.nodes.find((n) => n.node === 'learnings')).toMatchObject({ status: 'current', outcome: 'block' });
     expect(rulesOf(result, 'learnings')).toEqual(['graph-state.json:1:1 phase-mismatch']);
     expect(result.nodes.filter((n) => n.status === 'skipped').every((n) => n.outcome === 'skip')).toBe(true);
+  });
+
+  it('a recorded pointer behind the artifacts is a warning; one ahead of them is an error', () => {
+    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
+    const finished = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
+    expect(finished.ok).toBe(true);
+    expect(finished.findings.map((d) => [d.ruleId, d.severity, d.actual])).toEqual([['phase-mismatch', 'warning', 'design']]);
+    // Waiting on the design approval: a pointer still at design is behind, one at tasks-breakdown ahead.
+    const waiting = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN };
+    const behind = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: 'design' });
+    expect(behind.currentNode).toBe('design-approval');
+    expect(behind.nodes.find((n) => n.node === 'design-approval')?.outcome).toBe('wait');
+    expect(behind.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['warning']);
+    const ahead = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: 'tasks-breakdown' });
+    expect(ahead.nodes.find((n) => n.node === 'design-approval')?.outcome).toBe('block');
+    expect(ahead.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['error']);
+    const done = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: null });
+    expect(done.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['error']);
   });
 
   it('waits on the final human approval without blocking once every agent node passes', () => {

@@ -2,16 +2,19 @@ import type { Artifact } from '../artifact/types.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostic.js';
 import { GRAPH_STATE_FILE } from '../graph-state/graph-state.js';
 import type { GateOutcome, Graph, GraphNode } from '../graph/types.js';
+import { approvalsIgnored } from '../rules/approval-ignored.js';
 import { ambiguousArtifact } from '../rules/artifact-ambiguous.js';
 import { producedArtifactMissing } from '../rules/artifact-missing.js';
 import { graphStateUnusable } from '../rules/graph-state-invalid.js';
 import { claimDisagrees, recordedNodeDisagrees } from '../rules/phase-mismatch.js';
-import { evaluatePredicate } from '../rules/predicates.js';
+import { evaluatePredicate, predicateKey } from '../rules/predicates.js';
 import type { PredicateContext } from '../rules/rule.js';
-import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
+import { EXECUTION_LOG, TASKS_FILE } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
+import { DEFAULT_GATE_SETTINGS, type GateSettings } from './settings.js';
+import { applyRuleLevels } from '../config/rule-levels.js';
 import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
@@ -48,12 +51,15 @@ interface Verdict {
   readonly findings: Diagnostic[];
 }
 
-/** Evaluate a work item against a graph. Pure: the same input always gives the same result. */
-export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemResult {
+/**
+ * Evaluate a work item against a graph, under the configuration's settings (rule levels, the
+ * review table). Pure: the same input always gives the same result.
+ */
+export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: GateSettings = DEFAULT_GATE_SETTINGS): WorkItemResult {
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
   const line = mainLine(graph);
   const selected = new Set(input.selectedOptIns ?? []);
-  const ctxBase = predicateBase(input, files);
+  const ctxBase = predicateBase(input, files, settings);
   const verdicts = new Map<string, Verdict>();
   const verdictOf = (node: GraphNode): Verdict => {
     let verdict = verdicts.get(node.id);
@@ -67,7 +73,8 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   const claim = readClaim(graph, line, files);
   const creators = firstProducers(line);
   const extra = new Map<string, Diagnostic[]>();
-  const attach = (nodeId: string, found: readonly Diagnostic[]): void => {
+  const attach = (nodeId: string, raised: readonly Diagnostic[]): void => {
+    const found = applyRuleLevels(raised, settings.rules);
     if (found.length > 0) extra.set(nodeId, [...(extra.get(nodeId) ?? []), ...found.map((d) => ({ ...d, node: nodeId }))]);
   };
 
@@ -100,8 +107,12 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   }
   const derived = line[currentIndex]?.id ?? null;
   if (input.recordedNode !== undefined && input.recordedNode !== derived) {
-    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived)]);
+    // Behind: the artifacts moved on through passing gates, and the next advance catches up.
+    // Ahead of them, or off the main line, the state claims progress the artifacts do not support.
+    const behind = pointerAgainstLine(line, input.recordedNode, derived) === 'behind';
+    attach(unmetAt.id, [recordedNodeDisagrees(input.id, files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived, behind)]);
   }
+  if (input.ignoredApprovals && input.ignoredApprovals.length > 0) attach(unmetAt.id, [approvalsIgnored(files.pathOf(GRAPH_STATE_FILE), input.ignoredApprovals)]);
   // An error found after the walk still leaves the node that carries it unmet, never `passed`.
   if (currentIndex === -1 && hasError(unmetAt.id)) currentIndex = line.length - 1;
 
@@ -113,7 +124,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     let status: NodeStatus;
     if (currentIndex === -1 || index < currentIndex) status = verdictOf(node).outcome === 'skip' ? 'skipped' : 'passed';
     else if (index === currentIndex) status = 'current';
-    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0) status = 'reached';
+    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0 || readsPresentTasks(node, files)) status = 'reached';
     else status = 'pending';
     if (status === 'pending') return { node: node.id, status, findings: [] };
     const verdict = verdictOf(node);
@@ -136,7 +147,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     logPhase: claim.raw ?? null,
   };
   const stateIssues = input.graphStateIssues ?? [];
-  return stateIssues.length > 0 ? failClosed(result, graphStateUnusable(files.pathOf(GRAPH_STATE_FILE), stateIssues)) : result;
+  return stateIssues.length > 0 ? failClosed(result, graphStateUnusable(files.pathOf(GRAPH_STATE_FILE), stateIssues, input.graphStateMigration)) : result;
 }
 
 // A problem outside the artifacts (unusable graph state) blocks the current node, or the last
@@ -166,26 +177,46 @@ function dedupe(found: readonly Diagnostic[]): Diagnostic[] {
  * Evaluate one node's gate on its own, wherever it sits in the graph (the runtime asks about
  * the recorded current node, which may be off the main line, such as a fix node in a cycle).
  */
-export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
+export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string, settings: GateSettings = DEFAULT_GATE_SETTINGS): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
   const node = graph.byId.get(nodeId);
   if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
-  const verdict = evaluateNode(node, files, predicateBase(input, files), new Set(input.selectedOptIns ?? []));
+  const verdict = evaluateNode(node, files, predicateBase(input, files, settings), new Set(input.selectedOptIns ?? []));
   return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
 
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
-function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateSettings): PredicateBase {
   let view: VerificationView | undefined;
   return {
+    workItem: input.id,
+    settings,
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
+    approvalSource: input.approvalSource ?? 'local',
+    approvalsUnavailable: input.approvalsUnavailable,
     verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
+}
+
+/**
+ * Where a recorded pointer stands against the node the artifacts put the work item at (`null`:
+ * done): the same node, `behind` it on the main line (every gate between passes), or `ahead` —
+ * further on, done while the artifacts are not, or on a node the walk from start does not reach.
+ */
+export function recordedPointer(graph: Graph, recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
+  return pointerAgainstLine(mainLine(graph), recorded, derived);
+}
+
+function pointerAgainstLine(line: readonly GraphNode[], recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
+  if (recorded === derived) return 'agrees';
+  const indexOf = (id: string | null): number => (id === null ? line.length : line.findIndex((n) => n.id === id));
+  const at = indexOf(recorded);
+  return at >= 0 && at < indexOf(derived) ? 'behind' : 'ahead';
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */
@@ -217,7 +248,9 @@ function evaluateNode(
   let findings: Diagnostic[] = [];
   if (node.alternatives.length > 0 && present.length === 0) {
     if (node.optional) return { outcome: 'skip', findings: [] };
-    return { outcome: 'block', findings: [producedArtifactMissing(node, (name) => files.pathOf(name))] };
+    // With artifact-missing off there is nothing left to judge: the node is skipped.
+    const missing = applyRuleLevels([producedArtifactMissing(node, (name) => files.pathOf(name))], base.settings.rules);
+    return { outcome: missing.some((d) => d.severity === 'error') ? 'block' : 'skip', findings: missing };
   }
   findings.push(...ambiguousArtifact(node, present, (name) => files.pathOf(name)));
   const name = present[0];
@@ -229,6 +262,7 @@ function evaluateNode(
   }
   const ctx: PredicateContext = { ...base, node, artifact, artifactName: name };
   for (const predicate of node.gate) findings.push(...evaluatePredicate(predicate, ctx));
+  findings = applyRuleLevels(findings, base.settings.rules);
   // An unlocked artifact is not ready to be approved: one finding for that, not two.
   const unlocked = new Set(findings.filter((d) => d.ruleId === 'artifact-unlocked').map((d) => d.file));
   if (unlocked.size > 0) findings = findings.filter((d) => d.ruleId !== 'approval-missing' || !unlocked.has(d.file));
@@ -236,6 +270,13 @@ function evaluateNode(
   const agentFixable = findings.some((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-ambiguous');
   const outcome: GateOutcome = findings.some((d) => d.severity === 'error') ? (agentFixable ? 'block' : unmet) : 'pass';
   return { outcome, findings };
+}
+
+// Tasks written down are work in hand: a node that checks them is reached once its task list
+// exists, whatever earlier files the work item lacks (tasksComplete reads the produced artifact, else tasks.md).
+function readsPresentTasks(node: GraphNode, files: ArtifactSet): boolean {
+  if (!node.gate.some((predicate) => predicateKey(predicate) === 'tasksComplete')) return false;
+  return node.alternatives.length > 0 ? node.alternatives.some((name) => files.has(name)) : files.has(TASKS_FILE);
 }
 
 // The first node on the line that produces each artifact is the one that creates it.

@@ -1,36 +1,57 @@
-import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
 import { parseJson } from '../json/parse-json.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
 
 /** The graph-state file's name inside a work item's folder. */
 export const GRAPH_STATE_FILE = 'graph-state.json';
 
-export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; issues: SourceIssue[] };
+/**
+ * A graph state read, or why it cannot be used; `migration` says how to move on from a file
+ * another tool or an earlier the-loop wrote, which no fix to a key would make valid.
+ */
+export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; issues: SourceIssue[]; migration?: string };
 
 /**
  * Parse a graph-state file. A file that is not valid JSON or does not match the schema is an
  * error naming the file and line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
-  const json = parseJson(text);
-  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  const { value } = json;
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
-  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
-  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
+  const result = parseJsonDocument(file, text, GraphStateSchema);
+  if (!result.ok) {
+    // Only a file off the schema is looked at twice: is it someone else's altogether?
+    const json = parseJson(text);
+    return (json.ok ? foreignState(file, json.value) : undefined) ?? result;
+  }
+  if (expectedWorkItem !== undefined && result.value.workItem !== expectedWorkItem) {
     return {
       ok: false,
-      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
+      issues: [{ file, ...result.positionOf(['workItem']), message: `workItem is "${result.value.workItem}", but the file belongs to "${expectedWorkItem}"` }],
     };
   }
-  return { ok: true, state: result.output };
+  return { ok: true, state: result.value };
+}
+
+// A file without this version's `schemaVersion` is not a broken state of ours: one short
+// problem says what it is and how to move on, instead of every key the schema does not know.
+function foreignState(file: string, value: unknown): GraphStateResult | undefined {
+  const record = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const version = record?.['schemaVersion'];
+  if (version === 1) return undefined;
+  const at = { file, line: 1, column: 1 };
+  if (typeof version === 'number' && version > 1) {
+    return { ok: false, issues: [{ ...at, message: `written by a newer the-loop (schemaVersion ${version}); this one reads schemaVersion 1` }], migration: 'Upgrade the-loop to the version that wrote it.' };
+  }
+  const keys = record ? Object.keys(record) : [];
+  const shown = keys.length === 0 ? '' : ` (keys: ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''})`;
+  const what = record ? `a JSON object without "schemaVersion": 1${shown}` : `JSON ${Array.isArray(value) ? 'list' : 'value'}, not an object`;
+  return {
+    ok: false,
+    issues: [{ ...at, message: `not a graph state of this the-loop: ${what} — an earlier the-loop's or another tool's record` }],
+    migration: `Move it aside (git mv ${file} ${file.replace(/\.json$/, '.legacy.json')}): without it the-loop derives the current node from the artifacts; give its approvals again (\`the-loop graph approve\`, or a pull-request review under approvals.source: github).`,
+  };
 }
 
 /**
@@ -38,9 +59,9 @@ export function parseGraphState(file: string, text: string, expectedWorkItem?: s
  * points at (left out with `recompute`, which derives everything from the artifacts), or why it
  * cannot be used. `undefined` is a work item with no graph state yet.
  */
-export function graphStateInput(read: GraphStateResult | undefined, options: { recompute?: boolean } = {}): Pick<WorkItemInput, 'approvals' | 'selectedOptIns' | 'recordedNode' | 'graphStateIssues'> {
+export function graphStateInput(read: GraphStateResult | undefined, options: { recompute?: boolean } = {}): Pick<WorkItemInput, 'approvals' | 'selectedOptIns' | 'recordedNode' | 'graphStateIssues' | 'graphStateMigration'> {
   if (read === undefined) return { approvals: [], selectedOptIns: [] };
-  if (!read.ok) return { approvals: [], selectedOptIns: [], graphStateIssues: read.issues };
+  if (!read.ok) return { approvals: [], selectedOptIns: [], graphStateIssues: read.issues, ...(read.migration !== undefined ? { graphStateMigration: read.migration } : {}) };
   const { state } = read;
   return { approvals: state.approvals, selectedOptIns: state.selectedOptIns, ...(options.recompute ? {} : { recordedNode: state.currentNode }) };
 }

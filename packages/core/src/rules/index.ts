@@ -1,5 +1,6 @@
 // The rule registry: every rule the-loop reports, one module each, in RULE_IDS order.
 import type { RuleId } from '../diagnostic.js';
+import { rule as approvalIgnored } from './approval-ignored.js';
 import { rule as approvalMissing } from './approval-missing.js';
 import { rule as approvalStale } from './approval-stale.js';
 import { rule as artifactAmbiguous } from './artifact-ambiguous.js';
@@ -7,6 +8,7 @@ import { rule as artifactEmpty } from './artifact-empty.js';
 import { rule as artifactMissing } from './artifact-missing.js';
 import { rule as artifactUnlocked } from './artifact-unlocked.js';
 import { rule as artifactUnreadable } from './artifact-unreadable.js';
+import { rule as baselineGrown } from './baseline-grown.js';
 import { rule as boundaryUnaddressed } from './boundary-unaddressed.js';
 import { rule as criterionAmbiguous } from './criterion-ambiguous.js';
 import { rule as evidenceFailing } from './evidence-failing.js';
@@ -16,6 +18,7 @@ import { rule as evidenceStale } from './evidence-stale.js';
 import { rule as frontMatterInvalid } from './front-matter-invalid.js';
 import { rule as graphStateInvalid } from './graph-state-invalid.js';
 import { rule as internalError } from './internal-error.js';
+import { rule as optionalTaskOpen } from './optional-task-open.js';
 import { rule as phaseAheadOfArtifacts } from './phase-ahead-of-artifacts.js';
 import { rule as phaseMismatch } from './phase-mismatch.js';
 import { rule as reviewRoundsMissing } from './review-rounds-missing.js';
@@ -43,6 +46,7 @@ export const RULES: readonly Rule[] = [
   templateResidue,
   approvalMissing,
   approvalStale,
+  approvalIgnored,
   graphStateInvalid,
   internalError,
   evidenceMissing,
@@ -50,6 +54,8 @@ export const RULES: readonly Rule[] = [
   evidenceStale,
   evidenceInvalid,
   criterionAmbiguous,
+  baselineGrown,
+  optionalTaskOpen,
 ];
 
 /** The rule with this id. */

@@ -1,12 +1,15 @@
 import type { Artifact } from '../artifact/types.js';
 import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId, type Severity } from '../diagnostic.js';
-import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
+import type { Approval, ApprovalSource, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
+import type { GateSettings } from '../gate/settings.js';
 import type { VerificationView } from '../verification/view.js';
 
 /** What a gate predicate's check can look at: the produced artifact and, by name, any other. */
 export interface PredicateContext {
+  /** The work item's id, for fixes that name the command to run. */
+  readonly workItem: string;
   readonly node: GraphNode;
   /** The produced artifact (the present alternative), when the node produces one. */
   readonly artifact: Artifact | undefined;
@@ -17,8 +20,13 @@ export interface PredicateContext {
   readonly approvals: readonly Approval[];
   readonly digests: ReadonlyMap<string, string>;
   readonly approvers: ReadonlySet<string>;
+  /** How the configuration asks gates to read and report (`rules:`, the review table). */
+  readonly settings: GateSettings;
   /** The work item's checks, evidence and criteria, judged once on first use. */
   readonly verification: () => VerificationView;
+  readonly approvalSource: ApprovalSource;
+  /** Why approvals could not be read, when they could not. */
+  readonly approvalsUnavailable: string | undefined;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -66,7 +74,11 @@ export interface RuleExample {
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
   /** Approvals, approvers, file digests and verification the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification'>;
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification' | 'approvalSource' | 'approvalsUnavailable' | 'ignoredApprovals'>;
+  /** `.the-loop/baseline.json` at the commit compared with (absent: none) and now, for baseline-grown. */
+  readonly baselines?: { readonly before?: string; readonly after: string };
+  /** Configuration the example runs under (`rules:`, `reviews.cyclesSection`, …); the defaults when absent. */
+  readonly settings?: Partial<GateSettings>;
   /** Where the rule reports, relative to the work item's folder (a file outside it from the repository root); absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }
