@@ -179,7 +179,8 @@ function listEntries(children: readonly RootContent[], owned: readonly number[],
     if (child.type === 'heading') under = headingTitle(child);
     if (child.type !== 'list') return [];
     const entries = entriesAt(at, child);
-    return under === undefined ? entries : entries.map((entry) => ({ ...entry, under }));
+    const subsection = under;
+    return subsection === undefined ? entries : entries.map((entry) => ({ ...entry, under: subsection }));
   });
 }
 
