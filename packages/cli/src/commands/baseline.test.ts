@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '@the-loop/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, git, graphConfig, LOCKED, makeRepo, payload, runArgv, runBuiltCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { BIN, git, graphConfig, LOCKED, makeRepo, payload, runArgv, runBuiltCli, runCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const CORPUS = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 const TASKS = 'docs/specs/issue-23/tasks.md';
@@ -21,7 +21,7 @@ interface CheckSet {
   baselineGrown?: Finding[];
 }
 
-const run = (args: string[], cwd: string, input?: string) => runBuiltCli(args, { cwd, ...(input === undefined ? {} : { input }) });
+const run = (args: string[], cwd: string, input?: string) => runCli(args, { cwd, ...(input === undefined ? {} : { input }) });
 const json = async <T>(args: string[], cwd: string): Promise<{ code: number; doc: T }> => {
   const result = await run([...args, '--format', 'json'], cwd);
   return { code: result.code, doc: JSON.parse(result.stdout) as T };
@@ -131,7 +131,7 @@ describe('the hooks honour the baseline', () => {
     expect((await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
     const stop = async () => JSON.parse((await run(['hook', 'Stop', '--harness', 'claude', '--work-item', 'issue-3'], dir, await payload('claude', 'stop', { cwd: dir }))).stdout) as { decision?: string; reason?: string };
     expect((await stop()).decision).toBe('block');
-    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    expect((await run(['baseline'], dir)).code).toBe(0);
     expect(await stop()).toEqual({});
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);

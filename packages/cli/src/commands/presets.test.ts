@@ -1,9 +1,9 @@
 // The fixture repositories in test-fixtures/presets, written the way Kiro, spec-kit, OpenSpec
-// and the-loop write work items, reported by the built binary as a user would run it: where each
+// and the-loop write work items, reported as a user would run the command: where each
 // work item stands and every finding, to the line.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runBuiltCli } from '../test-support/cli.js';
+import { runCli } from '../test-support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../test-fixtures/presets/', import.meta.url));
 
@@ -22,7 +22,7 @@ interface ReportJson {
 
 // Each work item as `id @ node (ok|unmet)` followed by its findings as `rule severity file:line node`.
 async function report(preset: string): Promise<{ code: number; stderr: string; specRoot: string; items: Record<string, string[]> }> {
-  const result = await runBuiltCli(['report', '--format', 'json'], { cwd: `${FIXTURES}${preset}` });
+  const result = await runCli(['report', '--format', 'json'], { cwd: `${FIXTURES}${preset}` });
   const doc = JSON.parse(result.stdout) as ReportJson;
   const items = Object.fromEntries(
     doc.items.map((item) => [
@@ -62,11 +62,11 @@ describe('kiro: .kiro/specs/<feature>/', () => {
   });
 
   it('check words an in-progress task and an optional one for people', async () => {
-    const result = await runBuiltCli(['check', 'user-authentication'], { cwd: `${FIXTURES}kiro` });
+    const result = await runCli(['check', 'user-authentication'], { cwd: `${FIXTURES}kiro` });
     expect(result.stdout).toContain('tasks.md:8:1  tasks-incomplete  Task not done: "2. Implement credential verification" ([-]).');
     expect(result.stdout).toContain('tasks.md:14:3  optional-task-open  Optional task not done: "2.3 Write unit tests for the lockout window" ([ ]*); it does not block.');
     // An optional task alone never fails the CI gate.
-    expect((await runBuiltCli(['check', '1-ui-design-system', '--fail-on', 'unmet'], { cwd: `${FIXTURES}kiro` })).code).toBe(0);
+    expect((await runCli(['check', '1-ui-design-system', '--fail-on', 'unmet'], { cwd: `${FIXTURES}kiro` })).code).toBe(0);
   });
 });
 
