@@ -48,11 +48,14 @@ try {
       '',
     ].join('\n'),
   );
-  spawnSync(process.execPath, [launcher, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  // A hook reads its payload on stdin: PROFILE_INPUT names a file to feed it.
+  const input = process.env.PROFILE_INPUT ? readFileSync(process.env.PROFILE_INPUT) : '';
+  spawnSync(process.execPath, [launcher, ...args], { input, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
   const profiles = join(work, 'profiles');
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=250', launcher, ...args], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    input,
+    stdio: ['pipe', 'ignore', 'inherit'],
     env: { ...process.env, NO_COLOR: '1' },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;

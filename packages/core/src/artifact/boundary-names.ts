@@ -137,24 +137,27 @@ function stripTrailing(text: string): string {
 /** A downstream text prepared for {@link mentions}: its words, case, emphasis and line breaks aside. */
 export interface Mentionable {
   readonly text: string;
-  /** The stems of each word, in order. */
-  readonly stems: readonly (readonly string[])[];
-  /** Where each stem occurs. */
+  /** Its words, in order. */
+  readonly words: readonly string[];
+  /** Where each stem of a word occurs. */
   readonly at: ReadonlyMap<string, readonly number[]>;
 }
 
 /** Prepare a text once for many {@link mentions} checks. */
 export function mentionable(text: string): Mentionable {
-  const stemsOf = wordsOf(text).map(stems);
+  const words = wordsOf(text);
   const at = new Map<string, number[]>();
-  stemsOf.forEach((list, index) => {
-    for (const stem of list) {
-      const seen = at.get(stem);
-      if (seen) seen.push(index);
-      else at.set(stem, [index]);
-    }
+  // Every word of a long text passes here: no array per word.
+  const add = (stem: string, index: number): void => {
+    const seen = at.get(stem);
+    if (seen) seen.push(index);
+    else at.set(stem, [index]);
+  };
+  words.forEach((word, index) => {
+    add(word, index);
+    for (const suffix of SUFFIXES) if (hasSuffix(word, suffix)) add(word.slice(0, -suffix.length), index);
   });
-  return { text, stems: stemsOf, at };
+  return { text, words, at };
 }
 
 /**
@@ -167,7 +170,7 @@ export function mentions(haystack: Mentionable, boundary: Boundary): boolean {
   if (boundary.name === undefined) return false;
   const run = wordsOf(boundary.name).map(stems);
   if (run.length === 0) return false;
-  const matches = (index: number, word: readonly string[]) => (haystack.stems[index] ?? []).some((stem) => word.includes(stem));
+  const matches = (index: number, word: readonly string[]) => index < haystack.words.length && stems(haystack.words[index] as string).some((stem) => word.includes(stem));
   const follows = (from: number, next: number): boolean => {
     if (next === run.length) return true;
     for (let index = from + 1; index <= from + 1 + MAX_GAP; index += 1) {
@@ -194,7 +197,11 @@ function wordsOf(text: string): string[] {
 // A word and its inflections share a stem: `cache`/`caches`, `store`/`stored`, `sign`/`signing`.
 const SUFFIXES = ['s', 'es', 'd', 'ed', 'ing'];
 function stems(word: string): string[] {
-  return [word, ...SUFFIXES.filter((suffix) => word.endsWith(suffix) && word.length - suffix.length >= 3).map((suffix) => word.slice(0, -suffix.length))];
+  return [word, ...SUFFIXES.filter((suffix) => hasSuffix(word, suffix)).map((suffix) => word.slice(0, -suffix.length))];
+}
+
+function hasSuffix(word: string, suffix: string): boolean {
+  return word.length - suffix.length >= 3 && word.endsWith(suffix);
 }
 
 // `TB-2` also matches `TB2` and `tb-2`, never `TB-21` or `XTB-2`.

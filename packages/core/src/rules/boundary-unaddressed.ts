@@ -12,8 +12,10 @@ export const rule: Rule = defineRule({
       if (!artifact || !upstream) return [];
       const section = findSection(upstream.artifact, from.section);
       if (!section) return [];
+      const boundaries = boundariesIn(section.items);
+      if (boundaries.length === 0) return [];
       const downstream = mentionable(artifact.text);
-      return boundariesIn(section.items)
+      return boundaries
         .filter((boundary) => !mentions(downstream, boundary))
         .map((boundary) => {
           const named = boundary.id === undefined ? `"${boundary.name}"` : boundary.name === undefined ? boundary.id : `${boundary.id} ("${boundary.name}")`;
