@@ -28,9 +28,18 @@ const script = new Script(wrap(source), { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
 const done = bundled.exports.main(process.argv.slice(2));
-if (process.env.THE_LOOP_WRITE_CODE_CACHE === '1') {
-  done.then(() => {
+done.then((code) => {
+  if (process.env.THE_LOOP_WRITE_CODE_CACHE === '1') {
     writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
     renameSync(`${cacheFile}.tmp`, cacheFile);
-  });
-}
+  }
+  // A command that has answered is finished: nothing it left running (a lock wait, a hook's
+  // evaluation past its deadline) may hold the process. Exit once both streams are flushed.
+  let open = 2;
+  const flushed = () => {
+    open -= 1;
+    if (open === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+});

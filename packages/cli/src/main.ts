@@ -1,6 +1,8 @@
 import type { HarnessAdapter } from '@the-loop/core';
 import { VERSION, type Command, type CommandEnv } from './commands/command.js';
-import { UsageError } from './errors.js';
+import { unexpectedError, UsageError } from './errors.js';
+import { colorEnabled } from './format/colors.js';
+import { neutralizing } from './format/neutralize.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
@@ -46,7 +48,14 @@ export async function main(argv: readonly string[], env: CommandEnv = processEnv
   return code;
 }
 
-export async function runCli(argv: readonly string[], env: CommandEnv): Promise<number> {
+export async function runCli(argv: readonly string[], given: CommandEnv): Promise<number> {
+  // Whatever a command prints passes through here: no control character from an artifact, a
+  // folder name or a critic reaches a terminal or a log raw (decision 073).
+  const env: CommandEnv = {
+    ...given,
+    stdout: neutralizing(given.stdout, colorEnabled(given.stdout, given.env)),
+    stderr: neutralizing(given.stderr, colorEnabled(given.stderr, given.env)),
+  };
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -70,7 +79,7 @@ export async function runCli(argv: readonly string[], env: CommandEnv): Promise<
       env.stderr.write(`the-loop: ${error.message}\n`);
       return error.exitCode;
     }
-    env.stderr.write(`the-loop: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    env.stderr.write(`the-loop: internal error: ${unexpectedError(error, env.env)}\n`);
     return 2;
   }
 }
