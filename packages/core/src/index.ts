@@ -58,7 +58,7 @@ export type { EditResult } from './execution-log/edit-log.js';
 export { NO_USAGE } from './harness/adapter.js';
 export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
 export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
-export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reportsError, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';

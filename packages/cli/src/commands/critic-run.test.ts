@@ -347,7 +347,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
     expect(result.code).toBe(0);
     const envelope = envelopeOf(result.stdout);
     expect(Object.keys(envelope).sort()).toEqual(
-      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'sessionId', 'stderr', 'usage'].sort(),
+      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'sessionId', 'stderr', 'truncated', 'usage'].sort(),
     );
     expect(envelope).toMatchObject({
       schemaVersion: 1,

@@ -1,5 +1,5 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   attribution,
   authorFromFrontMatter,
@@ -9,6 +9,7 @@ import {
   parseArtifact,
   parseResultLike,
   parseResultObject,
+  reportsError,
   resolveInvocation,
   workItemIdProblem,
   EXECUTION_LOG,
@@ -22,8 +23,9 @@ import {
 import { UsageError } from '../errors.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
-import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { readRepositoryFile } from '../workspace/read-file.js';
+import { checkOutputPath, writeOutputFile } from '../workspace/output-file.js';
+import { READ_LIMITS } from '../limits.js';
+import { escapes, readBytesIfPresent, readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
@@ -46,12 +48,12 @@ export interface Envelope {
   readonly output: string;
   readonly error: string | null;
   readonly stderr: string;
+  /** The critic printed more than the runner keeps (32 MB a stream): `output` and `stderr` hold only the start. */
+  readonly truncated: boolean;
   /** The harness session the review ran in, when it reported one. */
   readonly sessionId: string | null;
   readonly usage: Usage;
 }
-
-const MAX_PROMPT_BYTES = 16 * 1024 * 1024;
 
 export async function criticRun(args: readonly string[], env: CommandEnv, usage: string): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -84,9 +86,11 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const workItem = values['work-item'];
   if (workItem !== undefined) await checkWorkItem(repo, specDir, workItem, critic, reviews.sameModelCritic, env);
   const cwd = values.cwd === undefined ? undefined : resolve(env.cwd, values.cwd);
-  await requireDirectory(cwd ?? (critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd)), cwd === undefined ? `the working directory of critic "${name}"` : '--cwd');
+  if (cwd !== undefined) await requireDirectory(cwd, '--cwd');
+  else await requireDirectory(critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd), `the working directory of critic "${name}"`, repo.root);
 
-  const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
+  // Checked before the round: a path that will be refused must not cost a review.
+  const outputFile = values['output-file'] === undefined ? undefined : await checkOutputPath(env.cwd, values['output-file'], '--output-file');
   const roundInputs = { projectRoot: repo.root, join, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
     const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
@@ -103,8 +107,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   if (!envelope.ok) env.stderr.write(`the-loop: critic "${name}" round failed: ${envelope.error ?? envelope.reason}\n`);
   if (outputFile !== undefined) {
     try {
-      await mkdir(dirname(outputFile), { recursive: true });
-      await writeFileAtomic(outputFile, document);
+      await writeOutputFile(outputFile, document);
     } catch (error) {
       env.stderr.write(`the-loop: cannot write --output-file ${values['output-file']}: ${(error as Error).message}\n`);
       return 1;
@@ -139,7 +142,7 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   const dir = join(repo.root, specDir, id);
   await requireDirectory(dir, `work item "${id}" (${specDir}/${id})`);
   const logPath = join(dir, EXECUTION_LOG);
-  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`);
+  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`, { within: repo.root, maxBytes: READ_LIMITS.artifact });
   if (text === undefined) return;
   const author = authorFromFrontMatter(parseArtifact(`${specDir}/${id}/${EXECUTION_LOG}`, text).frontMatter?.data);
   if (!author || !isSameAuthor(critic, author)) return;
@@ -148,16 +151,19 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   env.stderr.write(`the-loop: warning: ${message}\n`);
 }
 
-async function requireDirectory(path: string, what: string): Promise<void> {
+// With `root`, the directory must also really lie inside it: a symbolic link out of the repository is refused.
+async function requireDirectory(path: string, what: string, root?: string): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory()) throw new UsageError(`${what}: ${path} is not a directory`);
+  if (root !== undefined && escapes(await realpath(root), await realpath(path))) throw new UsageError(`${what}: ${path} leads out of the repository`);
 }
 
 async function readPromptFile(path: string): Promise<{ text: string; path: string }> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new UsageError(`--prompt-file ${path} is not a readable file`);
-  if (info.size > MAX_PROMPT_BYTES) throw new UsageError(`--prompt-file ${path} is over ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
-  const bytes = await readFile(path);
+  // The operator names the file, so it may lie anywhere; it is still read only if it is a regular file within the cap.
+  const bytes = await readBytesIfPresent(path, { maxBytes: READ_LIMITS.prompt }).catch((error: Error) => {
+    throw new UsageError(`--prompt-file ${path} cannot be read: ${error.message}`);
+  });
+  if (bytes === undefined) throw new UsageError(`--prompt-file ${path} does not exist`);
   if (bytes.toString('utf8').trim() === '') throw new UsageError(`--prompt-file ${path} is empty: a critic handed nothing would review nothing`);
   if (bytes.includes(0)) throw new UsageError(`--prompt-file ${path} holds NUL bytes; a prompt is text`);
   try {
@@ -201,6 +207,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
     output: parsed.text,
     error,
     stderr: outcome.stderr,
+    truncated: outcome.truncated,
     sessionId: parsed.sessionId,
     usage: parsed.usage,
   };
@@ -209,7 +216,8 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
 // Why a harness failed: the text of a result object that reports the error (Claude Code puts
 // the cause there, and only a diagnostic tag on stderr), else the end of stderr.
 function cause(outcome: ProcessResult, text: string): string {
-  const reported = parseResultObject(outcome.stdout)?.['is_error'] === true ? firstLine(text) : '';
+  const payload = parseResultObject(outcome.stdout);
+  const reported = payload !== undefined && reportsError(payload) ? firstLine(text) : '';
   return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
 }
 

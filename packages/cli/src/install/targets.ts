@@ -21,7 +21,9 @@ export async function planHarnessTarget(root: string, adapter: HarnessAdapter, u
   const { settings, name: target } = adapter;
   const file = settings.file;
   const path = join(root, file);
-  const before = await readIfPresent(path);
+  const before = await readIfPresent(path, { within: root }).catch((error: Error) => {
+    throw new UsageError(`cannot read ${file}: ${error.message}; nothing was written`);
+  });
   const parsed = before === undefined ? undefined : parseJson(before);
   if (parsed && !parsed.ok) throw new UsageError(`${file} is not valid JSON (${parsed.error}); fix it first, nothing was written`);
   const value = parsed?.value;
@@ -44,8 +46,13 @@ export async function planGitTarget(root: string, uninstall: boolean, launcher: 
   const path = join(dir, 'pre-push');
   const chained = `${path}${CHAINED_SUFFIX}`;
   const file = relative(root, path).split('\\').join('/') || path;
-  const current = await readIfPresent(path);
-  const kept = await readIfPresent(chained);
+  // git's hooks folder may lie outside the project (core.hooksPath, a worktree): read, but only regular files.
+  const read = (hook: string) =>
+    readIfPresent(hook).catch((error: Error) => {
+      throw new UsageError(`cannot read ${hook}: ${error.message}; nothing was written`);
+    });
+  const current = await read(path);
+  const kept = await read(chained);
   if (uninstall) {
     if (current === undefined || !isOwnPrePush(current)) return { target: 'git', file, changes: [], verdict: 'not installed' };
     const changes: Change[] = [{ kind: 'remove', path }];

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
+import { readIfPresent } from '../workspace/read-file.js';
 import { UsageError } from '../errors.js';
 
 export interface LockOptions {
@@ -62,7 +63,8 @@ interface Holder {
 
 async function readHolder(lockPath: string): Promise<Holder | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    const [text, info] = await Promise.all([readIfPresent(lockPath, { maxBytes: 4096 }), stat(lockPath)]);
+    if (text === undefined) return undefined;
     const [pid, host] = text.trim().split(/\s+/);
     return { pid: Number(pid), host: host ?? '', mtimeMs: info.mtimeMs };
   } catch {

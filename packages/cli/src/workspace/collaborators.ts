@@ -17,7 +17,7 @@ export function loadCollaborators(repo: Repo): Promise<readonly Collaborator[]> 
 }
 
 async function read(repo: Repo): Promise<readonly Collaborator[]> {
-  const text = await readRepositoryFile(join(repo.root, COLLABORATORS_FILE), COLLABORATORS_FILE);
+  const text = await readRepositoryFile(join(repo.root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: repo.root });
   if (text === undefined) return [];
   const result = parseCollaborators(COLLABORATORS_FILE, text);
   if (!result.ok) throw configurationError(`${COLLABORATORS_FILE} is invalid`, result.issues);

@@ -17,7 +17,7 @@ export async function openRepo(cwd: string, repoOption: string | undefined): Pro
   let config = defaultConfig();
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
-    const text = await readRepositoryFile(join(root, name), name, 'strict-utf8');
+    const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
     if (!result.ok) throw configurationError('the configuration is invalid', result.issues);
