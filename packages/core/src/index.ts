@@ -38,11 +38,11 @@ export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/kn
 
 export { graphDocument, graphToMermaid, graphToText } from './graph/export-graph.js';
 
-export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
+export { ESCALATED_NODE, GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
 export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
 export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';

@@ -93,6 +93,9 @@ async function checkHarnessEvent(adapter: HarnessAdapter, event: HookEvent, line
   const split = splitCommandLine(line, projectDir(root));
   if (!split.ok) return { event: event.name, ok: false, detail: `cannot run without a shell: ${split.error}` };
   const argv = resolveLauncher(split.argv, root);
+  // An installed hook pins the repository it checks (decision 072); doctor points it at the canaries instead.
+  const pinned = argv.lastIndexOf('--repo');
+  if (pinned !== -1 && pinned + 1 < argv.length) argv[pinned + 1] = dir;
   const hookEnv = { ...env.env, ...projectDir(dir), NO_COLOR: '1' };
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);

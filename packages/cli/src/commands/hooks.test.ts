@@ -38,7 +38,7 @@ describe('hooks install', () => {
     expect(settings.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(settings.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/guard.sh' }] }]);
     expect(settings.hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command: './scripts/notify.sh', timeout: 5 }] });
-    expect(settings.hooks.Stop[1].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(settings.hooks.Stop[1].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(settings.hooks.PostToolUse[0].matcher).toBe('Write|Edit|MultiEdit');
     expect(Object.keys(settings.hooks)).toEqual(['Stop', 'PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']);
     expect(claude.endsWith('}\n')).toBe(true);
@@ -46,7 +46,7 @@ describe('hooks install', () => {
 
     const hooks = JSON.parse(cursor);
     expect(hooks.hooks.beforeShellExecution).toEqual([{ command: './hooks/audit.sh' }]);
-    expect(hooks.hooks.stop).toEqual([{ command: './hooks/log-stop.sh' }, { command: 'node_modules/.bin/the-loop hook stop --harness cursor', loop_limit: 5 }]);
+    expect(hooks.hooks.stop).toEqual([{ command: './hooks/log-stop.sh' }, { command: 'node_modules/.bin/the-loop hook stop --harness cursor --repo .', loop_limit: 5 }]);
 
     const second = await runBuiltCli(['hooks', 'install'], { cwd: dir });
     expect(second.stdout).toMatch(/claude +\.claude\/settings\.json +unchanged/);
@@ -117,13 +117,13 @@ describe('hooks install', () => {
   it('--command sets the launcher in every file and rejects shell operators', async () => {
     const dir = await makeRepo({});
     await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx the-loop'], { cwd: dir });
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     const bad = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'the-loop; rm -rf /'], { cwd: dir });
     expect(bad.code).toBe(2);
     // Command substitution runs in the shell that starts the hook, like any other operator.
     const substituted = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
     expect(substituted.code).toBe(2);
     expect(substituted.stderr).toContain('no shell operators');
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
   });
 });

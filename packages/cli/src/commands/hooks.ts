@@ -2,6 +2,7 @@ import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planHarnessTarget, type TargetPlan } from '../install/targets.js';
+import { splitCommandLine } from '../doctor/command-line.js';
 import { git } from '../git/git.js';
 import { parseOptions, type Command } from './command.js';
 import { stat } from 'node:fs/promises';
@@ -33,8 +34,13 @@ export const command: Command = {
     );
     if (positionals.length !== 1 || positionals[0] !== 'install') throw new UsageError(`the hooks command is \`the-loop hooks install\`\n${USAGE}`);
     const launcher = typeof values.command === 'string' ? values.command.trim() : undefined;
-    if (launcher !== undefined && (launcher === '' || /[\n\r;&|`<>]|\$\(/.test(launcher))) {
-      throw new UsageError('--command must be a plain launcher such as `npx the-loop` or `node tools/the-loop.mjs` (no shell operators)');
+    // The harness runs the line through a shell, doctor without one: only a line both read alike
+    // is installed (`#` would comment the rest out, and the hook would exit with the shell's 2).
+    const split = launcher === undefined ? undefined : splitCommandLine(launcher, {});
+    if (launcher !== undefined && (launcher === '' || /[\n\r]/.test(launcher) || !split?.ok)) {
+      throw new UsageError(
+        `--command must be a plain launcher such as \`npx the-loop\` or \`node tools/the-loop.mjs\`: words and quotes, no shell operators, variables, globs, ~, # or \\${split && !split.ok ? ` (${split.error})` : ''}`,
+      );
     }
     const root = resolve(env.cwd, typeof values.repo === 'string' ? values.repo : '.');
     const chosen = (name: string): boolean => (values as Record<string, unknown>)[name] === true;

@@ -20,7 +20,7 @@ export async function readGraphState(repo: Repo, id: string): Promise<GraphState
   } catch (error) {
     return { ok: false, issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
   }
-  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id);
+  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id, repo.config.graph);
 }
 
 /** Read the state for a command: a corrupt file stops the command (exit 2), never resets. */

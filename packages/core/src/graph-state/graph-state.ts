@@ -4,7 +4,11 @@ import { parseJson } from '../json/parse-json.js';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
+import type { Graph } from '../graph/types.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
+
+/** The node a work item enters when a person has to decide; every graph has it, declared or not. */
+export const ESCALATED_NODE = 'escalated';
 
 /** The graph-state file's name inside a work item's folder. */
 export const GRAPH_STATE_FILE = 'graph-state.json';
@@ -12,25 +16,36 @@ export const GRAPH_STATE_FILE = 'graph-state.json';
 export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; issues: SourceIssue[] };
 
 /**
- * Parse a graph-state file. A file that is not valid JSON or does not match the schema is an
- * error naming the file and line, never a silent reset to a fresh state.
+ * Parse a graph-state file. A file that is not valid JSON, does not match the schema or, given
+ * the `graph`, points at a node the graph does not declare is an error naming the file and
+ * line, never a silent reset to a fresh state.
  */
-export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
+export function parseGraphState(file: string, text: string, expectedWorkItem?: string, graph?: Graph): GraphStateResult {
   const json = parseJson(text);
   if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
   const { value } = json;
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
+  // JSON is YAML, so the YAML source maps paths back to lines; it is parsed only to place a problem.
+  let source: ReturnType<typeof parseYamlSource> | undefined;
+  const positionOf = (path: readonly PropertyKey[]) => {
+    source ??= parseYamlSource(file, text);
+    return source.ok ? source.source.positionOf(path) : { line: 1, column: 1 };
+  };
   const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
   if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
-  if (expectedWorkItem !== undefined && result.output.workItem !== expectedWorkItem) {
-    return {
-      ok: false,
-      issues: [{ file, ...positionOf(['workItem']), message: `workItem is "${result.output.workItem}", but the file belongs to "${expectedWorkItem}"` }],
-    };
+  const state = result.output;
+  const issues: SourceIssue[] = [];
+  if (expectedWorkItem !== undefined && state.workItem !== expectedWorkItem) {
+    issues.push({ file, ...positionOf(['workItem']), message: `workItem is "${state.workItem}", but the file belongs to "${expectedWorkItem}"` });
   }
-  return { ok: true, state: result.output };
+  if (graph !== undefined) {
+    const declared = (node: string | null | undefined) => node === null || node === undefined || node === ESCALATED_NODE || graph.byId.has(node);
+    const unknown = (path: readonly PropertyKey[], node: string) =>
+      issues.push({ file, ...positionOf(path), message: `${path.join('.')} names "${node}", which is not a node of the graph (was the graph changed? \`the-loop graph force\` moves the pointer)` });
+    if (!declared(state.currentNode)) unknown(['currentNode'], state.currentNode as string);
+    if (state.parked && !declared(state.parked.node)) unknown(['parked', 'node'], state.parked.node);
+    if (state.escalated && !declared(state.escalated.node)) unknown(['escalated', 'node'], state.escalated.node);
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, state };
 }
 
 /**
