@@ -1,5 +1,5 @@
-// Writes schemas/harness-config.schema.json from the valibot schemas the CLI validates
-// with (core's harnessConfigJsonSchema), so editors and the CLI agree on the file.
+// Writes schemas/harness-config.schema.json and schemas/evidence.schema.json from the valibot
+// schemas the CLI validates with, so editors, other tools and the CLI agree on the files.
 // Run after building the core: `node scripts/build.mjs && node scripts/json-schema.mjs`.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,10 @@ try {
   process.stderr.write(`json-schema: build the core first (node scripts/build.mjs): ${error.message}\n`);
   process.exit(2);
 }
-const target = `${root}schemas/harness-config.schema.json`;
-await writeFile(target, `${JSON.stringify(core.harnessConfigJsonSchema(), null, 2)}\n`);
-process.stdout.write('wrote schemas/harness-config.schema.json\n');
+for (const [name, schema] of [
+  ['harness-config.schema.json', core.harnessConfigJsonSchema()],
+  ['evidence.schema.json', core.evidenceRecordJsonSchema()],
+]) {
+  await writeFile(`${root}schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`);
+  process.stdout.write(`wrote schemas/${name}\n`);
+}

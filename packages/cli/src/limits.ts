@@ -20,4 +20,8 @@ export const READ_LIMITS = {
   prompt: 16 * MiB,
   /** A hook payload, or git's pre-push lines, on stdin. */
   stdin: 8 * MiB,
+  /** An evidence record: it keeps excerpts, not whole logs; anything larger was not written by the-loop. */
+  evidenceRecord: 4 * MiB,
+  /** A file an evidence fingerprint digests (a lockfile): larger is fingerprinted as refused. */
+  environmentFile: 64 * MiB,
 } as const;

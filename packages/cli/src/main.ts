@@ -15,6 +15,8 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   hook: () => import('./commands/hook.js'),
   hooks: () => import('./commands/hooks.js'),
   doctor: () => import('./commands/doctor.js'),
+  verify: () => import('./commands/verify.js'),
+  proof: () => import('./commands/proof.js'),
 };
 
 function helpText(adapters: readonly HarnessAdapter[]): string {
@@ -27,6 +29,8 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
+    '  verify <work-item>  run the declared checks and record evidence bound to the repository state',
+    '  proof <work-item>   print the completion proof (completion.v1): COMPLETE only on current evidence',
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',
     '  critic list|run     list the configured critics, or run one critic round (one JSON envelope)',
     '  models check        probe the models the critics declare; cache ok/refused verdicts',

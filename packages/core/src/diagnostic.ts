@@ -18,6 +18,11 @@ export const RULE_IDS = [
   'approval-stale',
   'graph-state-invalid',
   'internal-error',
+  'evidence-missing',
+  'evidence-failing',
+  'evidence-stale',
+  'evidence-invalid',
+  'criterion-ambiguous',
 ] as const;
 
 /** A stable rule identifier. */

@@ -3,7 +3,7 @@ export type { Diagnostic, DiagnosticInput, Position, RuleId, Severity } from './
 
 export { parseArtifact } from './artifact/parse-artifact.js';
 export { findSection, normalizeTitle } from './artifact/find-section.js';
-export type { Artifact, FrontMatter, ListEntry, Section, Table, TableRow, Task } from './artifact/types.js';
+export type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, TableRow, Task } from './artifact/types.js';
 
 export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
 export type { CompileResult } from './graph/compile-graph.js';
@@ -16,6 +16,7 @@ export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { blockingFindings } from './gate/blocking.js';
 export { RULES, ruleById } from './rules/index.js';
 export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
 export type { GatePredicateEntry } from './rules/predicates.js';
@@ -64,7 +65,7 @@ export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './c
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
 export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substitutePlaceholders } from './config/reviews-schema.js';
 export type { Placeholder } from './config/reviews-schema.js';
-export { HarnessConfigFileSchema, harnessConfigJsonSchema } from './config/json-schema.js';
+export { HarnessConfigFileSchema, evidenceRecordJsonSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 
@@ -81,3 +82,19 @@ export type { JsonResult } from './json/parse-json.js';
 
 export { howItEnded, notStarted, runFailure } from './process/process.js';
 export type { ProcessRequest, ProcessResult } from './process/process.js';
+
+export { CHECK_ID, CRITERION_ID, DEFAULT_CHECK_TIMEOUT_SECONDS, DEFAULT_ENVIRONMENT_FILES, VerificationSchema, defaultVerification, parseVerificationConfig } from './verification/config.js';
+export type { CheckDeclaration, VerificationConfig, VerificationResult } from './verification/config.js';
+export { readCriteria } from './verification/criteria.js';
+export type { Criterion } from './verification/criteria.js';
+export { TESTING_PLAN, planChecks, planFromFiles } from './verification/plan.js';
+export type { PlannedCheck, SetAside, VerificationPlan } from './verification/plan.js';
+export type { VerificationInput, VerificationView } from './verification/view.js';
+export { verificationView } from './gate/evaluate-work-item.js';
+export { EVIDENCE_DIR, MAX_LISTED_FILES, canonicalJson, describeRun, evidenceRecord, readEvidenceRecord, recordedCheck, runPassed, streamOutput } from './evidence/record.js';
+export type { Dependencies, EvidenceRecord, Fingerprint, RecordBody, RecordRead, RunOutcome, Sha256, StreamOutput } from './evidence/record.js';
+export { judgeCheck, judgeCriterion } from './evidence/judge.js';
+export type { CheckEvidence, CriterionStatus, CriterionVerdict, CurrentState, EvidenceStatus } from './evidence/judge.js';
+export { buildCompletionProof } from './proof/completion.js';
+export type { CompletionProof, OpenDecision, ProofCheck, ProofCriterion } from './proof/completion.js';
+export { proofToMarkdown } from './proof/markdown.js';

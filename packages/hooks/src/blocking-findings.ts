@@ -1,4 +1,4 @@
-import type { Diagnostic, NodeResult, WorkItemResult } from '@the-loop/core';
+import { blockingFindings, type NodeResult, type WorkItemResult } from '@the-loop/core';
 
 /** The node the walk stopped at, or undefined when every node passes. */
 export function currentNodeOf(result: WorkItemResult): NodeResult | undefined {
@@ -10,13 +10,8 @@ export function waitsOnHuman(result: WorkItemResult): boolean {
   return currentNodeOf(result)?.outcome === 'wait';
 }
 
-/**
- * What an agent can fix now: the errors of every node whose gate blocks. The same set
- * `check --fail-on block` fails on, so a hook and the pre-push gate never disagree.
- */
-export function blockingFindings(result: WorkItemResult): Diagnostic[] {
-  return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error'));
-}
+// One set for a hook, the pre-push gate and a completion proof, so they never disagree.
+export { blockingFindings };
 
 /** What fails a check: any unmet gate (`unmet`), or only what an agent can fix (`block`). */
 export type FailOn = 'unmet' | 'block';

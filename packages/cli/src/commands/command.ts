@@ -3,8 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 
-/** The CLI's version, as `--version` prints it and SARIF reports it. */
-export const VERSION = '0.1.0';
+export { VERSION } from '../version.js';
 
 /** A command: parses its own options, does its I/O, prints, and returns the exit code. */
 export interface Command {

@@ -129,6 +129,18 @@ describe('report --format json over the retrofit corpus', () => {
     }
   });
 
+  it('gates the verification node on evidence: each of the 23 logs past implementation meets evidence-missing, no prose section stands in for it', () => {
+    const past = report.items.filter((item) => item.findings.some((f) => f.ruleId === 'evidence-missing'));
+    expect(past).toHaveLength(23);
+    for (const item of past) {
+      expect(item.findings.filter((f) => f.ruleId === 'evidence-missing').map(where), item.workItem).toEqual([
+        { ruleId: 'evidence-missing', file: '.the-loop/harness-config.yaml', line: undefined, column: undefined, node: 'verification' },
+      ]);
+    }
+    const sections = report.items.flatMap((item) => item.findings.filter((f) => f.ruleId.startsWith('section-')).map((f) => f.message));
+    expect(sections.filter((m) => /Verification results|"Evidence"/.test(m))).toEqual([]);
+  });
+
   it('gives the same exit code as the table format', () => {
     expect(theLoop(['report']).code).toBe(code);
   });

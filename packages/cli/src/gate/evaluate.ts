@@ -1,5 +1,7 @@
-import { APPROVER_ROLE, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, type Diagnostic, type GateOutcome, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
+import { APPROVER_ROLE, CONFIG_FILES, evaluateGate, evaluateWorkItem, graphStateInput, loginsWithRole, planFromFiles, type Diagnostic, type GateOutcome, type VerificationInput, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { loadCollaborators } from '../workspace/collaborators.js';
+import { readRecords } from '../evidence/records.js';
+import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { findingsDigest } from '../workspace/digest.js';
 import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
@@ -20,9 +22,19 @@ export async function evaluateFromDisk(repo: Repo, id: string, options: Evaluate
 }
 
 /** Everything the gate reads about a work item, from disk. */
-async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
+export async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
   const [files, collaborators, state] = await Promise.all([readWorkItem(repo, id, artifactNames(repo.config.graph)), loadCollaborators(repo), readGraphState(repo, id)]);
-  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(collaborators, APPROVER_ROLE) };
+  return { ...files, ...graphStateInput(state, options), approvers: loginsWithRole(collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
+}
+
+// The checks that apply, their records, and — only when there is a record to judge — the
+// repository's state now, so a work item without evidence costs no git call.
+async function verificationInput(repo: Repo, id: string, files: Pick<WorkItemInput, 'files' | 'dir'>): Promise<VerificationInput> {
+  const plan = planFromFiles(repo.config.verification, files.files, files.dir);
+  const records = await readRecords(repo, id, plan.checks.map((c) => c.id));
+  const judged = plan.checks.filter((c) => { const read = records.get(c.id); return read !== undefined && 'record' in read; });
+  const current = judged.length > 0 ? await currentState(repo, judged) : { unavailable: 'no record to compare' };
+  return { config: repo.config.verification, configFile: repo.config.file ?? CONFIG_FILES[0], records, current };
 }
 
 /** Evaluate the gate of one node (the recorded current node) from disk. */

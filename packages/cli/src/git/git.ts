@@ -18,6 +18,23 @@ export async function git(cwd: string, args: readonly string[], input?: string):
   return result.stdoutBytes;
 }
 
+/** HEAD's commit id, or null when the repository has no commit yet; not being in a repository is an error. */
+export async function headCommit(cwd: string): Promise<string | null> {
+  const request = { command: 'git', args: ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], cwd, env: process.env, timeoutMs: GIT_TIMEOUT_MS };
+  const result = await runProcess(request);
+  if (result.exitCode === 0) return result.stdout.trim();
+  // `--verify -q` says "no such commit" with exit 1 and nothing on stderr; anything else is a failure.
+  if (result.exitCode === 1 && result.stderr.trim() === '') return null;
+  const failure = runFailure(request, result) ?? 'no output';
+  throw notAGitRepository(cwd, new UsageError(`git rev-parse HEAD failed: ${failure}`));
+}
+
+/** A git failure, said plainly when the reason is that there is no repository at all. */
+export function notAGitRepository(cwd: string, error: unknown): unknown {
+  if (error instanceof Error && /not a git repository/i.test(error.message)) return new UsageError(`${cwd} is not in a git repository; evidence is bound to git's view of the files`);
+  return error;
+}
+
 /** The NUL-separated list git prints with `-z`, as strings. */
 export function splitZ(output: Buffer): string[] {
   return output.toString('utf8').split('\0').filter((s) => s !== '');

@@ -19,6 +19,8 @@ export interface ReadOptions {
   readonly maxBytes?: number;
   /** The caller has checked that the file's folder lies inside `within` (one check for many files). */
   readonly folderChecked?: boolean;
+  /** Refuse a symbolic link even inside the repository (a record the-loop writes is never one). */
+  readonly noLinks?: boolean;
 }
 
 export interface TextReadOptions extends ReadOptions {
@@ -45,6 +47,7 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new UnreadableFile(systemReason(error));
   }
+  if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
   let target = path;
   let info = link;
   if (options.within !== undefined) {

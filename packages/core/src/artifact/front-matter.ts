@@ -36,7 +36,7 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
     for (const error of doc.errors) diagnostics.push(frontMatterNotYaml(path, firstLine(error.message), at(error.pos[0])));
     return { frontMatter: undefined, diagnostics };
   }
-  if (doc.contents === null) return { frontMatter: { data: {}, positions: {}, position: source.position }, diagnostics };
+  if (doc.contents === null) return { frontMatter: { data: {}, positions: {}, position: source.position, yaml: source.yaml, firstLine: source.firstLine }, diagnostics };
   if (!isMap(doc.contents)) {
     diagnostics.push(frontMatterNotMapping(path, at(doc.contents.range?.[0] ?? 0)));
     return { frontMatter: undefined, diagnostics };
@@ -60,7 +60,7 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
     if (isScalar(valueNode)) diagnostics.push(...pastedTemplateChoices(path, key, valueNode.value, valueNode.comment, positions[key]));
   }
   return {
-    frontMatter: { data: data as Record<string, unknown>, positions, position: source.position },
+    frontMatter: { data: data as Record<string, unknown>, positions, position: source.position, yaml: source.yaml, firstLine: source.firstLine },
     diagnostics,
   };
 }

@@ -1,4 +1,4 @@
-import type { Heading, List, ListItem, Root, RootContent, Table as MdTable } from 'mdast';
+import type { Heading, List, ListItem, Paragraph, Root, RootContent, Table as MdTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkFrontmatter from 'remark-frontmatter';
 import { remarkGfmParts } from './remark-gfm-parts.js';
@@ -10,7 +10,7 @@ import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { isSubstantive } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
-import type { Artifact, FrontMatter, ListEntry, Section, Table, Task } from './types.js';
+import type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
 const processor = unified().use(remarkParse).use(remarkGfmParts).use(remarkFrontmatter, ['yaml']);
 
@@ -37,6 +37,7 @@ export function parseArtifact(path: string, rawText: string): Artifact {
       sections: [],
       tasks: [],
       tables: [],
+      statements: [],
       diagnostics: [parserFailed(path, error)],
     };
   }
@@ -73,6 +74,7 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
     sections: readSections(root),
     tasks: readTasks(root),
     tables: readTables(root),
+    statements: readStatements(root),
     diagnostics,
   };
 }
@@ -151,6 +153,32 @@ function readTables(root: Root): Table[] {
   };
   walk(root.children);
   return tables;
+}
+
+function readStatements(root: Root): Statement[] {
+  const statements: Statement[] = [];
+  let section: string | undefined;
+  const paragraph = (node: Paragraph, listDepth: number, position = start(node)): void => {
+    const first = node.children[0];
+    const lead = first?.type === 'strong' || first?.type === 'inlineCode' ? toString(first).trim() : undefined;
+    // A loose task marker (`[~] …`) is the box, not the statement.
+    const text = toString(node).replace(LOOSE_MARKER, '').trim();
+    if (text !== '') statements.push({ text, lead, section, listDepth, position });
+  };
+  const list = (node: List, depth: number): void => {
+    for (const item of node.children) {
+      item.children.forEach((child, index) => {
+        if (child.type === 'paragraph' && index === 0) paragraph(child, depth, start(item));
+        else if (child.type === 'list') list(child, depth + 1);
+      });
+    }
+  };
+  for (const node of root.children) {
+    if (node.type === 'heading') section = headingTitle(node);
+    else if (node.type === 'paragraph') paragraph(node, 0);
+    else if (node.type === 'list') list(node, 1);
+  }
+  return statements;
 }
 
 function childrenOf(node: List | RootContent): RootContent[] {

@@ -5,6 +5,26 @@ export interface FrontMatter {
   readonly data: Readonly<Record<string, unknown>>;
   readonly positions: Readonly<Record<string, Position>>;
   readonly position: Position;
+  /** The block's YAML as written, and the file line its first line is on: for positions below the top level. */
+  readonly yaml: string;
+  readonly firstLine: number;
+}
+
+/**
+ * A paragraph or a list item's first paragraph, outside code and quotes: the unit a line of
+ * prose such as an acceptance criterion is read from.
+ */
+export interface Statement {
+  /** Plain text, inline markup removed, line breaks kept. */
+  readonly text: string;
+  /** The text of a leading bold or code span (`**AC1**`, `` `AC1` ``), when the statement starts with one. */
+  readonly lead: string | undefined;
+  /** The title of the nearest heading above it. */
+  readonly section: string | undefined;
+  /** 0 for a paragraph, 1 for an item of a top-level list, 2 for an item nested in it, … */
+  readonly listDepth: number;
+  /** Where it starts; for a list item, where the item's marker is. */
+  readonly position: Position;
 }
 
 /** A heading and the content it owns (up to the next heading of the same or higher level). */
@@ -60,6 +80,7 @@ export interface Artifact {
   readonly sections: readonly Section[];
   readonly tasks: readonly Task[];
   readonly tables: readonly Table[];
+  readonly statements: readonly Statement[];
   /** Problems found while parsing: invalid front-matter, template residue. */
   readonly diagnostics: readonly Diagnostic[];
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
+import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 
@@ -31,6 +32,8 @@ export interface HarnessConfig {
   readonly file: string | undefined;
   readonly specDir: string;
   readonly graph: Graph;
+  /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
+  readonly verification: VerificationConfig;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -39,7 +42,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), verification: defaultVerification(), source: undefined };
 }
 
 /**
@@ -66,9 +69,11 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
     if (!compiled.ok) return compiled;
     graph = compiled.graph;
   }
+  const verification = parseVerificationConfig(source);
+  if (!verification.ok) return verification;
   return {
     ok: true,
-    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, source },
+    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, verification: verification.verification, source },
   };
 }
 

@@ -1,18 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { harnessConfigJsonSchema } from './json-schema.js';
+import { evidenceRecordJsonSchema, harnessConfigJsonSchema } from './json-schema.js';
 import { describe, expect, it } from 'vitest';
 
 const committed = fileURLToPath(new URL('../../../../schemas/harness-config.schema.json', import.meta.url));
+
+describe('schemas/evidence.schema.json', () => {
+  it('is what the evidence record schema generates today (run `node scripts/build.mjs && node scripts/json-schema.mjs` to refresh it)', async () => {
+    const path = fileURLToPath(new URL('../../../../schemas/evidence.schema.json', import.meta.url));
+    expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(evidenceRecordJsonSchema(), null, 2)}\n`);
+  });
+});
 
 describe('schemas/harness-config.schema.json', () => {
   it('is what the valibot schemas generate today (run `node scripts/build.mjs && node scripts/json-schema.mjs` to refresh it)', async () => {
     expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
   });
 
-  it('covers workflow (spec dir and graph), reviews, hooks, github and notifications, and leaves other tools\' keys allowed', () => {
+  it('covers workflow (spec dir and graph), reviews, hooks, github, notifications and verification, and leaves other tools\' keys allowed', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
-    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications']);
+    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification']);
+    expect(Object.keys(schema.properties['verification']?.properties ?? {})).toEqual(['checks', 'environmentFiles']);
     expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));

@@ -5,6 +5,8 @@ import { HooksConfigSchema } from './hooks-schema.js';
 import { ReviewsSchema } from './reviews-schema.js';
 import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
+import { VerificationSchema } from '../verification/config.js';
+import { EvidenceRecordSchema } from '../evidence/record.js';
 
 // `workflow.graph` either replaces the default graph or extends it.
 const GraphExtensionSchema = v.strictObject({
@@ -16,7 +18,7 @@ const GraphExtensionSchema = v.strictObject({
 
 /**
  * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github` and `notifications` belong to other tools and stay allowed.
+ * `hooks`, `github`, `notifications` and `verification` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -29,6 +31,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   hooks: v.optional(HooksConfigSchema),
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
+  verification: v.optional(VerificationSchema),
 });
 
 /**
@@ -40,4 +43,10 @@ export function harnessConfigJsonSchema(): Record<string, unknown> {
   const generated = toJsonSchema(HarnessConfigFileSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
   return { $schema, title: 'the-loop harness configuration (.the-loop/harness-config.yaml)', ...rest };
+}
+
+/** A JSON Schema (draft-07) for an evidence record, `docs/specs/<id>/evidence/<check-id>.json` (`evidence.v1`). */
+export function evidenceRecordJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = toJsonSchema(EvidenceRecordSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
+  return { $schema, title: 'the-loop evidence record (evidence.v1)', ...rest };
 }

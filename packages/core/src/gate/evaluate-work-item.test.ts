@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, mainLine, type WorkItemResult } from './evaluate-work-item.js';
 import type { WorkItemInput } from './inputs.js';
+import { check, verified } from '../evidence/examples.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // How the current node is derived: walking pass edges with verdicts, and inspecting every
@@ -9,14 +10,14 @@ import { approvedBy, completeLog } from '../test-support/work-items.js';
 const DIR = 'docs/specs/w';
 
 function evaluate(files: Record<string, string>, extra: Partial<WorkItemInput> = {}): WorkItemResult {
-  return evaluateWorkItem(getDefaultGraph(), { id: 'w', dir: DIR, files: new Map(Object.entries(files).map(([k, text]) => [k, { text }])), ...extra });
+  return evaluateWorkItem(getDefaultGraph(), { id: 'w', dir: DIR, files: new Map(Object.entries(files).map(([k, text]) => [k, { text }])), ...verified(check('unit', ['AC1'])), ...extra });
 }
 
 const statuses = (result: WorkItemResult): string[] => result.nodes.filter((n) => n.status !== 'pending').map((n) => `${n.node} ${n.status} ${n.outcome}`);
 const rulesOf = (result: WorkItemResult, id: string): string[] => (result.nodes.find((n) => n.node === id)?.findings ?? []).map((d) => `${d.file.slice(DIR.length + 1)}:${d.line}:${d.column} ${d.ruleId}`);
 
 
-const REQUIREMENTS = '---\nstatus: approved\n---\n# Requirements\n## Security considerations\n- **webhook endpoint**: signed\n';
+const REQUIREMENTS = '---\nstatus: approved\n---\n# Requirements\n## Security considerations\n- **webhook endpoint**: signed\n## Acceptance criteria\n- AC1: Webhook calls are signed.\n';
 const DESIGN = '---\nstatus: approved\n---\n# Design\n## Security design\nThe webhook endpoint checks signatures.\n';
 
 describe('mainLine', () => {

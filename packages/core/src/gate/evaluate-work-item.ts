@@ -12,6 +12,7 @@ import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
+import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
  * Where a node stands in the walk: `passed`/`skipped` before the current node, `current`
@@ -176,12 +177,14 @@ export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string)
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
 function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+  let view: VerificationView | undefined;
   return {
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
+    verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
 }
 
@@ -245,4 +248,10 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
     node.alternatives.forEach((name) => seen.add(name));
   }
   return creators;
+}
+
+/** A work item's checks, evidence and criteria as the evidence gates judge them. */
+export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
+  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  return viewVerification(input.verification, (name) => files.lookup(name));
 }

@@ -1,3 +1,4 @@
+import type { VerificationInput } from '../verification/view.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
 
 /** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
@@ -29,4 +30,6 @@ export interface WorkItemInput {
   readonly recordedNode?: string | null | undefined;
   /** Why graph-state.json cannot be used (unreadable, not JSON, off its schema): the gate fails closed. */
   readonly graphStateIssues?: readonly SourceIssue[] | undefined;
+  /** The declared checks, their evidence records and the repository state now; absent, nothing is proven. */
+  readonly verification?: VerificationInput | undefined;
 }

@@ -18,6 +18,8 @@ export const GATE_PREDICATES = {
     reviewRounds: v.strictObject({ type: nonEmpty, min: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   }),
   approved: v.strictObject({ approved: nonEmpty }),
+  checksPass: v.strictObject({ checksPass: v.literal(true) }),
+  criteriaVerified: v.strictObject({ criteriaVerified: v.literal(true) }),
 } as const;
 
 export type GatePredicateKind = keyof typeof GATE_PREDICATES;

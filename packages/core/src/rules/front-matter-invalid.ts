@@ -1,4 +1,5 @@
 import type { Diagnostic, Position } from '../diagnostic.js';
+import { check, verified } from '../evidence/examples.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 const TOP: Position = { line: 1, column: 1 };
@@ -28,6 +29,8 @@ export const rule: Rule = defineRule({
         ];
       });
     },
+    // A testing plan whose verification block cannot be used leaves the checks as declared, and says so.
+    checksPass: (_value, ctx) => ctx.verification().plan.problems.map((d) => ({ ...d, node: ctx.node.id })),
   },
 });
 
@@ -70,6 +73,16 @@ export function unknownPhase(path: string, phase: string, position: Position, ph
   });
 }
 
+/** A testing plan's `verification:` block that cannot be used: the plan then changes nothing. */
+export function verificationPlanInvalid(path: string, problem: string, position: Position): Diagnostic {
+  return report(rule, {
+    message: `The testing plan's verification block is invalid: ${problem}.`,
+    file: path,
+    position,
+    fix: 'Correct the `verification:` front-matter of testing-plan.md (see docs/verification.md); until then the project\'s declared checks apply unchanged.',
+  });
+}
+
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   const DONE_GRAPH = oneNodeGraph('produces: design.md, gate: [{frontMatter: {reviewed: true}}]');
@@ -79,10 +92,18 @@ export function examples(): RuleExamples {
       { title: 'front-matter that is not valid YAML', files: { 'requirements.md': '---\nstatus: [draft\n---\n# Requirements\n' }, findings: ['requirements.md:2:15'] },
       { title: 'front-matter opened and never closed', files: { 'requirements.md': '---\nstatus: draft\n# Requirements\n' }, findings: ['requirements.md:1:1'] },
       { title: 'a frontMatter: predicate that does not hold', graph: DONE_GRAPH, files: { 'design.md': '---\nreviewed: false\n---\n# Design\n' }, findings: ['design.md:2:11'] },
+      {
+        title: 'a testing plan that skips a check without saying why, at the value',
+        graph: oneNodeGraph('gate: [{checksPass: true}]'),
+        files: { 'testing-plan.md': '---\nverification:\n  skip:\n    unit: TBD\n---\n# Testing plan\n' },
+        input: verified(check('unit')),
+        findings: ['testing-plan.md:4:11'],
+      },
       { title: 'an execution-log phase the graph does not have', files: { 'requirements.md': '# Requirements\n', 'execution-log.md': '---\nphase: shipping\n---\n# Log\n' }, findings: ['execution-log.md:2:8'] },
     ],
     ok: [
       { title: 'a mapping between two `---` lines', files: { 'requirements.md': '---\nstatus: draft\n---\n# Requirements\n' } },
+      { title: 'a testing plan that sets what a declared check covers', graph: oneNodeGraph('gate: [{checksPass: true}]'), files: { 'testing-plan.md': '---\nverification:\n  checks:\n    - {use: unit, covers: [AC1]}\n---\n# Testing plan\n' }, input: verified(check('unit')) },
       { title: 'a frontMatter: predicate that holds', graph: DONE_GRAPH, files: { 'design.md': '---\nreviewed: true\n---\n# Design\n' } },
     ],
   };

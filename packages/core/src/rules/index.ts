@@ -8,6 +8,11 @@ import { rule as artifactMissing } from './artifact-missing.js';
 import { rule as artifactUnlocked } from './artifact-unlocked.js';
 import { rule as artifactUnreadable } from './artifact-unreadable.js';
 import { rule as boundaryUnaddressed } from './boundary-unaddressed.js';
+import { rule as criterionAmbiguous } from './criterion-ambiguous.js';
+import { rule as evidenceFailing } from './evidence-failing.js';
+import { rule as evidenceInvalid } from './evidence-invalid.js';
+import { rule as evidenceMissing } from './evidence-missing.js';
+import { rule as evidenceStale } from './evidence-stale.js';
 import { rule as frontMatterInvalid } from './front-matter-invalid.js';
 import { rule as graphStateInvalid } from './graph-state-invalid.js';
 import { rule as internalError } from './internal-error.js';
@@ -40,6 +45,11 @@ export const RULES: readonly Rule[] = [
   approvalStale,
   graphStateInvalid,
   internalError,
+  evidenceMissing,
+  evidenceFailing,
+  evidenceStale,
+  evidenceInvalid,
+  criterionAmbiguous,
 ];
 
 /** The rule with this id. */

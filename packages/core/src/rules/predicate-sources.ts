@@ -1,4 +1,5 @@
 import type { Artifact } from '../artifact/types.js';
+import type { CheckEvidence, CriterionVerdict, EvidenceStatus } from '../evidence/judge.js';
 import type { Approval } from '../gate/inputs.js';
 import type { PredicateContext } from './rule.js';
 
@@ -19,3 +20,32 @@ export function approvalsOf(name: string, ctx: PredicateContext): { fresh: Appro
   const records = ctx.approvals.filter((a) => a.artifact === name && ctx.approvers.has(a.by));
   return { fresh: records.find((a) => a.digest === digest), stale: records[records.length - 1], digest };
 }
+
+/** A check's evidence record, as a finding names it. */
+function evidenceFile(ctx: PredicateContext, checkId: string): string {
+  return ctx.pathOf(`evidence/${checkId}.json`);
+}
+
+/** The checks whose evidence has `status`, each with the record a finding points at. */
+export function checksWithStatus(ctx: PredicateContext, status: EvidenceStatus): { evidence: CheckEvidence; file: string }[] {
+  return ctx
+    .verification()
+    .checks.filter((c) => c.status === status)
+    .map((evidence) => ({ evidence, file: evidenceFile(ctx, evidence.check.id) }));
+}
+
+/** The criteria kept from VERIFIED by evidence of status `cause`, each with its covering checks of that status. */
+export function criteriaFailedBy(ctx: PredicateContext, cause: Exclude<EvidenceStatus, 'current'>): { verdict: CriterionVerdict; checks: string[] }[] {
+  const view = ctx.verification();
+  return view.criteria
+    .filter((c) => c.cause === cause)
+    .map((verdict) => ({ verdict, checks: verdict.evidence.filter((id) => view.checks.some((k) => k.check.id === id && k.status === cause)) }));
+}
+
+/** The command a fix asks to run, for one check or all of them. */
+export function verifyCommand(checkId?: string): string {
+  return `\`the-loop verify <id>${checkId ? ` --check ${checkId}` : ''}\``;
+}
+
+/** Requirements with two EARS criteria (AC1 on line 5, AC2 on line 6), for the evidence rules' examples. */
+export const REQUIREMENTS = '# Requirements\n\n## Acceptance criteria\n\n1. WHEN a name is given THEN the system SHALL greet it.\n2. IF no name is given THEN the system SHALL greet the world.\n';

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { ArtifactSource, WorkItemInput } from '../gate/inputs.js';
+import { check, verified } from '../evidence/examples.js';
 import { approvedBy, completeLog } from '../test-support/work-items.js';
 
 // Every gate predicate of the default graph, ok and not ok, through evaluateWorkItem with
@@ -11,7 +12,7 @@ const DIR = 'docs/specs/w';
 
 function evaluate(files: Record<string, string | ArtifactSource>, extra: Partial<WorkItemInput> = {}): WorkItemResult {
   const map = new Map(Object.entries(files).map(([name, v]): [string, ArtifactSource] => [name, typeof v === 'string' ? { text: v } : v]));
-  return evaluateWorkItem(getDefaultGraph(), { id: 'w', dir: DIR, files: map, ...extra });
+  return evaluateWorkItem(getDefaultGraph(), { id: 'w', dir: DIR, files: map, ...verified(check('unit', ['AC1'])), ...extra });
 }
 
 const show = (d: Diagnostic): string => `${d.file.slice(DIR.length + 1)}:${d.line ?? '-'}:${d.column ?? '-'} ${d.ruleId}`;
@@ -22,7 +23,7 @@ const node = (result: WorkItemResult, id: string) => {
 };
 
 
-const REQUIREMENTS = ['---', 'status: approved', '---', '# Requirements', '## Security considerations', '- **webhook endpoint**: signed', '- `token store`: at rest', ''].join('\n');
+const REQUIREMENTS = ['---', 'status: approved', '---', '# Requirements', '## Security considerations', '- **webhook endpoint**: signed', '- `token store`: at rest', '## Acceptance criteria', '- AC1: Webhook calls are signed.', ''].join('\n');
 const DESIGN = ['---', 'status: approved', '---', '# Design', '## Security design', 'The webhook endpoint checks signatures; the token store is encrypted.', ''].join('\n');
 
 describe('artifact-missing', () => {

@@ -25,6 +25,8 @@ export const PREDICATES: { readonly [K in GatePredicateKind]: GatePredicateEntry
   boundariesFrom: { rules: rulesFor('boundariesFrom'), readsProducedArtifact: true, describe: (value) => `boundariesFrom: ${JSON.stringify(value)}` },
   reviewRounds: { rules: rulesFor('reviewRounds'), readsProducedArtifact: false, describe: (value) => `reviewRounds: ${JSON.stringify(value)}` },
   approved: { rules: rulesFor('approved'), readsProducedArtifact: false, describe: (value) => `approved: ${JSON.stringify(value)}` },
+  checksPass: { rules: rulesFor('checksPass'), readsProducedArtifact: false, describe: () => 'current, passing evidence from `the-loop verify` for every check that applies' },
+  criteriaVerified: { rules: rulesFor('criteriaVerified'), readsProducedArtifact: false, describe: () => 'every acceptance criterion proven by current, passing evidence (or set aside with a reason)' },
 };
 
 /** The key of a gate list item (`{sections: [...]}` → `sections`). */

@@ -3,6 +3,7 @@ import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId
 import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
+import type { VerificationView } from '../verification/view.js';
 
 /** What a gate predicate's check can look at: the produced artifact and, by name, any other. */
 export interface PredicateContext {
@@ -16,6 +17,8 @@ export interface PredicateContext {
   readonly approvals: readonly Approval[];
   readonly digests: ReadonlyMap<string, string>;
   readonly approvers: ReadonlySet<string>;
+  /** The work item's checks, evidence and criteria, judged once on first use. */
+  readonly verification: () => VerificationView;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -62,9 +65,9 @@ export interface RuleExample {
   readonly files: Readonly<Record<string, string | ArtifactSource>>;
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
-  /** Approvals, approvers and file digests the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests'>;
-  /** Where the rule reports, relative to the work item's folder; absent or empty for an ok example. */
+  /** Approvals, approvers, file digests and verification the gate reads. */
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification'>;
+  /** Where the rule reports, relative to the work item's folder (a file outside it from the repository root); absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }
 

@@ -25,7 +25,7 @@ function run(rule: Rule, example: RuleExample): string[] {
   const files = new Map(Object.entries(example.files).map(([name, v]): [string, ArtifactSource] => [name, typeof v === 'string' ? { text: v } : v]));
   const state = example.graphState === undefined ? undefined : parseGraphState(`${DIR}/${GRAPH_STATE_FILE}`, example.graphState, 'w');
   const result = evaluateWorkItem(compiled.graph, { id: 'w', dir: DIR, files, ...graphStateInput(state), ...example.input });
-  const place = (d: Diagnostic) => `${d.file.slice(DIR.length + 1)}${d.line === undefined ? '' : `:${d.line}:${d.column}`}`;
+  const place = (d: Diagnostic) => `${d.file.startsWith(`${DIR}/`) ? d.file.slice(DIR.length + 1) : d.file}${d.line === undefined ? '' : `:${d.line}:${d.column}`}`;
   return result.findings.filter((d) => d.ruleId === rule.id).map(place);
 }
 

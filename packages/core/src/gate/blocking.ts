@@ -1,0 +1,10 @@
+import type { Diagnostic } from '../diagnostic.js';
+import type { WorkItemResult } from './evaluate-work-item.js';
+
+/**
+ * What an agent can fix now: the errors of every node whose gate blocks. The set
+ * `check --fail-on block` fails on, a hook blocks on, and a completion proof lists as open.
+ */
+export function blockingFindings(result: WorkItemResult): Diagnostic[] {
+  return result.nodes.filter((node) => node.outcome === 'block').flatMap((node) => node.findings.filter((d) => d.severity === 'error'));
+}
