@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { splitCommandLine } from '../doctor/command-line.js';
 import { git, graphConfig, LOCKED, makeRepo, payload, runBuiltCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
@@ -148,6 +150,20 @@ describe('Claude Code Stop', () => {
   });
 });
 
+describe('pathological markdown stalls the gate', () => {
+  it('a Stop hook that cannot decide within hooks.stopDeadlineSeconds holds the stop and says why, and exits', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' }, `${graphConfig()}\nhooks:\n  stopDeadlineSeconds: 0.3\n`);
+    // Whatever keeps the evaluation past the deadline (here another live holder of the state lock),
+    // the harness's own timeout must never be what ends the hook: that would let the stop through.
+    await writeFiles(dir, { '.the-loop/local/.lock': `${process.pid} ${hostname()} ${new Date().toISOString()}\n` });
+    const out = await stop('claude', dir);
+    expect(out.code).toBe(0);
+    expect(out.json?.['decision']).toBe('block');
+    expect(out.json?.['reason']).toContain('deciding took longer than 0.3 s (hooks.stopDeadlineSeconds)');
+    expect(out.json?.['reason']).toContain('.the-loop/current');
+  });
+});
+
 describe('work-item resolution', () => {
   it('follows --work-item, then .the-loop/current, then the branch, then the only open item', async () => {
     const files = {
@@ -186,6 +202,29 @@ describe('finding the project', () => {
     const sub = join(dir, 'src/lib');
     const out = await runBuiltCli(['hook', 'Stop', '--harness', 'claude'], { cwd: sub, input: await payload('claude', 'stop', { cwd: sub }) });
     expect(JSON.parse(out.stdout).decision).toBe('block');
+  });
+
+  it('installed hooks pin the repository they were installed for: a payload cwd pointing elsewhere cannot move the check', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    // Somewhere every gate passes: a session that moved there must not take the check along.
+    const elsewhere = await makeRepo({ [CONFIG]: graphConfig(), '.the-loop/current': 'issue-7', 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_DONE });
+    expect((await runBuiltCli(['hooks', 'install', '--claude', '--cursor'], { cwd: dir })).code).toBe(0);
+    const claude = JSON.parse(await readFile(join(dir, '.claude/settings.json'), 'utf8')).hooks.Stop[0].hooks[0].command as string;
+    const cursor = JSON.parse(await readFile(join(dir, '.cursor/hooks.json'), 'utf8')).hooks.stop[0].command as string;
+    // The installed lines, split as the harness's shell would (doctor's reading of them).
+    const claudeArgs = splitCommandLine(claude, { CLAUDE_PROJECT_DIR: dir });
+    const cursorArgs = splitCommandLine(cursor, {});
+    if (!claudeArgs.ok || !cursorArgs.ok) throw new Error('the installed commands do not split');
+    expect(claudeArgs.argv.slice(1)).toEqual(['hook', 'Stop', '--harness', 'claude', '--repo', dir]);
+    expect(cursorArgs.argv.slice(1)).toEqual(['hook', 'stop', '--harness', 'cursor', '--repo', '.']);
+    const heldClaude = await runBuiltCli(claudeArgs.argv.slice(1), { cwd: elsewhere, input: await payload('claude', 'stop', { cwd: elsewhere }) });
+    expect(JSON.parse(heldClaude.stdout).decision).toBe('block');
+    // Cursor starts project hooks in the project; the payload's first workspace root is another folder.
+    const heldCursor = await runBuiltCli(cursorArgs.argv.slice(1), { cwd: dir, input: await payload('cursor', 'stop', { cwd: elsewhere }) });
+    expect(JSON.parse(heldCursor.stdout).followup_message).toContain('tasks-incomplete');
+    // Even a hook installed before the pin climbs from where the harness started it, not from the payload's cwd.
+    const unpinned = await runBuiltCli(['hook', 'Stop', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'stop', { cwd: elsewhere }) });
+    expect(JSON.parse(unpinned.stdout).decision).toBe('block');
   });
 
   it('allows and says why in a project with no spec root', async () => {
