@@ -128,16 +128,24 @@ function failedStop(adapter: HarnessAdapter, context: StopContext, env: CommandE
 }
 
 async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: CommandEnv, context: StopContext, deadline: Deadline, say: (text: string) => void): Promise<StopDecision> {
-  // Known before the payload is read, so a payload that cannot be read is still counted.
-  context.root = await projectRoot(adapter, values, undefined, env);
+  const open = async (root: string): Promise<{ repo: Repo; cap: number }> => {
+    context.root = root;
+    const repo = await openRepo(env.cwd, root);
+    const hooksConfig = parseHooksConfig(repo.config.source);
+    if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
+    context.cap = hooksConfig.config.noProgressCap;
+    deadline.set(hooksConfig.config.stopDeadlineSeconds);
+    return { repo, cap: hooksConfig.config.noProgressCap };
+  };
+  // A pinned repository is opened before the payload is read, so its deadline and cap apply
+  // to a payload that never ends, and a payload that cannot be read is still counted.
+  const pinned = declaredRoot(adapter, values, undefined, env);
+  let opened = pinned === undefined ? undefined : await open(pinned);
+  if (opened === undefined) context.root = await projectRoot(adapter, values, undefined, env);
   const payload = await readPayload(adapter, env);
   context.payload = payload;
-  context.root = await projectRoot(adapter, values, payload, env);
-  const repo = await openRepo(env.cwd, context.root);
-  const hooksConfig = parseHooksConfig(repo.config.source);
-  if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
-  context.cap = hooksConfig.config.noProgressCap;
-  deadline.set(hooksConfig.config.stopDeadlineSeconds);
+  if (opened === undefined) opened = await open(await projectRoot(adapter, values, payload, env));
+  const { repo, cap } = opened;
   const allow = (why: string): StopDecision => ({ kind: 'allow', why, counter: undefined });
 
   if (payload.turnStatus !== null && payload.turnStatus !== 'completed') {
@@ -156,7 +164,7 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     return allow('');
   }
   const result = await evaluateFromDisk(repo, resolution.id);
-  const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap: hooksConfig.config.noProgressCap, session: payload.sessionId }, say);
+  const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap, session: payload.sessionId }, say);
   if (decision.kind === 'block') return decision;
   if (decision.escalation) {
     const { node, reason } = decision.escalation;
@@ -193,10 +201,14 @@ async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<Ho
  * to be; it never moves the check.
  */
 async function projectRoot(adapter: HarnessAdapter, values: Values, payload: HookPayload | undefined, env: CommandEnv): Promise<string> {
+  return declaredRoot(adapter, values, payload, env) ?? findProjectRoot(env.cwd);
+}
+
+function declaredRoot(adapter: HarnessAdapter, values: Values, payload: HookPayload | undefined, env: CommandEnv): string | undefined {
   const variable = adapter.hooks.projectDirVariable;
   const fromHarness = variable === undefined ? undefined : env.env[variable] || undefined;
   const declared = values.repo ?? fromHarness ?? payload?.projectDir ?? undefined;
-  return declared !== undefined ? resolve(env.cwd, declared) : findProjectRoot(env.cwd);
+  return declared === undefined ? undefined : resolve(env.cwd, declared);
 }
 
 // A harness that reads no context from this event's reply gets the text on stderr, which its

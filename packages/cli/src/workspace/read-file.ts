@@ -39,6 +39,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readBytesIfPresent(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
   const maxBytes = options.maxBytes ?? READ_LIMITS.config;
+  if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
   let link: Stats;
   try {
     link = await lstat(path);
@@ -51,7 +52,6 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   let target = path;
   let info = link;
   if (options.within !== undefined) {
-    if (escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
     if (link.isSymbolicLink() || options.folderChecked !== true) {
       const root = await realpath(options.within).catch(() => options.within as string);
       target = await resolveLink(path, link);
