@@ -143,7 +143,7 @@ describe('special files are read without bound: every file a command reads from 
     const dir = await makeRepo({ '.the-loop/harness-config.yaml': 'reviews:\n  critics:\n    - name: c\n      command: /bin/false\n      args: ["{promptFile}"]\n' });
     mkfifo(join(dir, 'prompt.md'));
     await symlink('/dev/zero', join(dir, 'zero.md'));
-    for (const [file, why] of [['prompt.md', 'it is a FIFO'], ['zero.md', 'it is a device']]) {
+    for (const [file, why] of [['prompt.md', 'it is a FIFO'], ['zero.md', 'it is a device']] as const) {
       const out = await run(['critic', 'run', 'c', '--prompt-file', file], dir);
       expect([out.code, out.stdout]).toEqual([2, '']);
       expect(out.stderr).toContain(why);
