@@ -10,6 +10,7 @@ import { neutralize } from './neutralize.js';
 // What a terminal would act on: a title change (OSC), a screen clear, a one-character CSI, a
 // carriage return that overwrites the line, a bell, and a right-to-left override.
 const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\rfake ok\u202e';
+// eslint-disable-next-line no-control-regex -- the characters a terminal acts on are what this test looks for
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('escape sequences in artifact text and folder names reach the terminal raw', () => {
