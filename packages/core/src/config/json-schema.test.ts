@@ -21,7 +21,7 @@ describe('schemas/harness-config.schema.json', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
     expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification']);
     expect(Object.keys(schema.properties['verification']?.properties ?? {})).toEqual(['checks', 'environmentFiles']);
-    expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap']);
+    expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap', 'stopDeadlineSeconds']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));
     expect(Object.keys(schema.properties['reviews']?.properties ?? {})).toEqual(
