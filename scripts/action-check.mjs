@@ -12,6 +12,7 @@ const baseRef = (env.THE_LOOP_BASE_REF ?? '').trim();
 const failOn = (env.THE_LOOP_FAIL_ON ?? '').trim() || 'block';
 const sarifFile = resolve(cwd, (env.THE_LOOP_SARIF_FILE ?? '').trim() || 'the-loop.sarif');
 const rulesUrl = (env.THE_LOOP_RULES_URL ?? '').trim();
+const pullRequest = (env.THE_LOOP_PULL_REQUEST ?? '').trim();
 
 function launcher() {
   const words = (env.THE_LOOP_COMMAND ?? '').trim().split(/\s+/).filter(Boolean);
@@ -29,9 +30,14 @@ if (!command) {
   console.log('::error title=the-loop::the-loop is not installed here: add @the-loop/cli to the project or set the `command` input.');
   process.exit(2);
 }
+if (pullRequest !== '' && !/^[1-9]\d*$/.test(pullRequest)) {
+  console.log(`::error title=the-loop::the pull-request input must be a pull-request number; got "${pullRequest}".`);
+  process.exit(2);
+}
 // A manual run has no base to compare with, and neither has a push that creates a branch.
 const selection = baseRef === '' || /^0+$/.test(baseRef) ? ['--all'] : ['--changed-from', baseRef];
-const common = ['check', ...selection, '--fail-on', failOn, ...(rulesUrl ? ['--rules-url', rulesUrl] : [])];
+// The pull request whose reviews are the approvals under `approvals.source: github`.
+const common = ['check', ...selection, '--fail-on', failOn, ...(rulesUrl ? ['--rules-url', rulesUrl] : []), ...(pullRequest ? ['--pr', pullRequest] : [])];
 const run = (args, capture) =>
   spawnSync(command[0], [...command.slice(1), ...args], { cwd, env, shell: false, encoding: 'utf8', stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], maxBuffer: 256 * 1024 * 1024 });
 

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +56,39 @@ describe('the action step', () => {
     const out = await action(dir, { THE_LOOP_BASE_REF: 'no-such-ref' });
     expect(out.code).toBe(2);
     expect(out.stdout).toContain('failing closed');
+  });
+
+  it('passes the pull request through: its reviews approve under approvals.source: github', async () => {
+    const requested: string[] = [];
+    let head = '';
+    const server = createServer((req, res) => {
+      requested.push(`${req.url} ${req.headers.authorization}`);
+      const reviews = [{ id: 1, user: { login: 'alice' }, state: 'APPROVED', commit_id: head, submitted_at: '2026-01-01T00:00:00Z' }];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.url?.startsWith('/repos/acme/app/pulls/12/reviews') ? reviews : []));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const dir = await makeRepo({
+        '.the-loop/harness-config.yaml': `github: {repo: acme/app, port: rest, apiUrl: "${url}"}\napprovals: {source: github}\n${graphConfig({ humanApproval: true })}`,
+        '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: alice, roles: [approver]}\n',
+        'docs/specs/open/requirements.md': LOCKED,
+        'docs/specs/open/tasks.md': TASKS_DONE,
+      });
+      await git(dir, ['init', '-q']);
+      await git(dir, ['add', '-A']);
+      await git(dir, ['commit', '-q', '-m', 'base']);
+      head = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+      const refused = await action(dir, { THE_LOOP_BASE_REF: '', THE_LOOP_PULL_REQUEST: '12; rm -rf /' });
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toContain('the pull-request input must be a pull-request number');
+      const out = await action(dir, { THE_LOOP_BASE_REF: '', THE_LOOP_PULL_REQUEST: '12', GITHUB_TOKEN: 'from-the-workflow' });
+      expect(out.code).toBe(0);
+      expect(requested).toEqual(Array(2).fill('/repos/acme/app/pulls/12/reviews?per_page=100&page=1 Bearer from-the-workflow'));
+      const sarif = JSON.parse(await readFile(join(dir, 'the-loop.sarif'), 'utf8'));
+      expect(sarif.runs[0].results).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -64,6 +64,30 @@ describe('cursor-agent one-shot argv', () => {
     expect(received.promptFromFile).toBe(prompt);
   });
 
+  it('lets an orchestrated node write with --force and resume its chat, which cursor-agent accepts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'the-loop-cursor-'));
+    const record = join(dir, 'record.jsonl');
+    const script = join(dir, 'script.json');
+    writeFileSync(script, JSON.stringify([{ write: { 'notes.md': 'first' } }, { write: { 'notes.md': 'second' }, answer: { next: 'b' } }]));
+    const run = (request: Partial<Parameters<typeof cursorAdapter.oneShot>[0]>) => {
+      const oneShot = cursorAdapter.oneShot({ prompt: 'Work the node.', outputFormat: 'json', writes: true, ...request });
+      const env = { PATH: [STANDINS, dirname(process.execPath)].join(delimiter), STANDIN_RECORD: record, STANDIN_SCRIPT: script };
+      return { oneShot, child: spawnSync(cursorAdapter.binary, [...oneShot.args], { cwd: dir, env, encoding: 'utf8' }) };
+    };
+    const first = run({});
+    expect(first.child.stderr).toBe('');
+    expect(first.oneShot.args).toEqual(['--print', '--output-format', 'json', '--trust', '--force', '--', 'Work the node.']);
+    const session = cursorAdapter.parseResult(first.child.stdout, first.child.status ?? 1).sessionId as string;
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('first');
+
+    const second = run({ resume: session, answerSchema: { type: 'object', required: ['next'] } });
+    expect(second.child.stderr).toBe('');
+    expect(second.oneShot.args).toEqual(['--print', '--output-format', 'json', '--trust', '--force', '--resume', session, '--', 'Work the node.']);
+    const result = cursorAdapter.parseResult(second.child.stdout, second.child.status ?? 1);
+    expect(result).toMatchObject({ isError: false, sessionId: session, structured: { next: 'b' } });
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('second');
+  });
+
   it('refuses a long prompt with no prompt file rather than sending an argv the kernel rejects', () => {
     expect(() => cursorAdapter.oneShot({ prompt: 'y'.repeat(INLINE_PROMPT_LIMIT + 1), outputFormat: 'json' })).toThrow(/needs a prompt file/);
   });

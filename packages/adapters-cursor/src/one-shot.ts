@@ -13,6 +13,13 @@ const OUTPUT_FORMAT = '--output-format';
 const MODEL = '--model';
 /** `--trust`: without it a headless run in a workspace the agent has not been told to trust stops to ask. */
 const TRUST = '--trust';
+/**
+ * `--force`: allow the agent's commands and file changes. In print mode, without it
+ * changes are only proposed, so an orchestrated node would never write its artifact.
+ */
+const FORCE = '--force';
+/** `--resume [chat-id]`: continue a recorded chat by its id. */
+const RESUME = '--resume';
 /** `--`: ends the options, so a prompt that starts with `-` is read as the prompt. */
 const END_OF_OPTIONS = '--';
 
@@ -30,6 +37,10 @@ export const INLINE_PROMPT_LIMIT = 100 * 1024;
 export function cursorOneShot(request: OneShotRequest): OneShotArgv {
   const args = [PRINT, OUTPUT_FORMAT, request.outputFormat, TRUST];
   if (request.model !== undefined) args.push(MODEL, request.model);
+  if (request.writes === true) args.push(FORCE);
+  if (request.resume !== undefined) args.push(RESUME, request.resume);
+  // cursor-agent documents no structured-output flag: the prompt asks for the JSON, and the
+  // answer is validated like any other.
   args.push(END_OF_OPTIONS, inlinePrompt(request));
   return { args };
 }

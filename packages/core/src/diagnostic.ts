@@ -16,6 +16,7 @@ export const RULE_IDS = [
   'template-residue',
   'approval-missing',
   'approval-stale',
+  'approval-ignored',
   'graph-state-invalid',
   'internal-error',
   'evidence-missing',

@@ -16,6 +16,7 @@ export type { GatePredicateKind } from './graph/schema.js';
 export type { Actor, Edge, GateOutcome, GatePredicate, Graph, GraphNode, NotifyConfig } from './graph/types.js';
 
 export { evaluateGate, evaluateWorkItem, mainLine } from './gate/evaluate-work-item.js';
+export { recordedPointer } from './gate/evaluate-work-item.js';
 export { blockingFindings } from './gate/blocking.js';
 export { RULES, ruleById } from './rules/index.js';
 export { PREDICATES, describePredicate, predicateKey } from './rules/predicates.js';
@@ -24,6 +25,7 @@ export type { PredicateCheck, PredicateChecks, PredicateContext, PredicateValue,
 export type { NodeResult, NodeStatus, WorkItemResult } from './gate/evaluate-work-item.js';
 export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
+export type { ApprovalSource } from './gate/inputs.js';
 
 export { buildReport, toReportInput } from './report/build-report.js';
 export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/build-report.js';
@@ -43,23 +45,29 @@ export { ESCALATED_NODE, GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nod
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, assignment, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
-export type { Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
+export { renderAssignment } from './graph-state/assignment.js';
+export type { AssignmentInput, Reference } from './graph-state/assignment.js';
+export { findingLines, findingWithFix } from './format/finding-lines.js';
 export { LIFECYCLE_EVENTS } from './graph-state/effects.js';
-export type { Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
+export type { ConflictEntry, Effect, EffectKind, LifecycleEvent, TransitionRow } from './graph-state/effects.js';
 
 export { APPROVER_ROLE, COLLABORATORS_FILE, CollaboratorsSchema, loginsWithRole, parseCollaborators } from './config/collaborators.js';
 export type { Collaborator, CollaboratorsResult } from './config/collaborators.js';
 export { GitHubConfigSchema, NotificationsConfigSchema, issueNumberOf, parseRuntimeConfig } from './config/runtime-config.js';
 export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigResult } from './config/runtime-config.js';
+export { ApprovalsConfigSchema } from './config/runtime-config.js';
+export type { ApprovalsConfig } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';
 export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
 export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
-export { REVIEW_TEXT_KEYS, parseResultLike, parseResultObject, readUsage, reportsError, reviewText } from './harness/result-json.js';
+export { REVIEW_TEXT_KEYS, jsonAnswer, parseResultLike, parseResultObject, readUsage, reportsError, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';
@@ -67,6 +75,8 @@ export { CriticEntrySchema, PLACEHOLDERS, ReviewsSchema, placeholdersIn, substit
 export type { Placeholder } from './config/reviews-schema.js';
 export { HarnessConfigFileSchema, evidenceRecordJsonSchema, harnessConfigJsonSchema } from './config/json-schema.js';
 export { HooksConfigSchema } from './config/hooks-schema.js';
+export { ModelRoutingSchema, TokenEconomySchema, modelForStage, parseModelRouting } from './config/token-economy.js';
+export type { ModelRouting, ModelRoutingResult } from './config/token-economy.js';
 export type { HooksConfig } from './config/hooks-schema.js';
 
 export { attribution, criticBinary, resolveInvocation } from './critic/resolve-invocation.js';
@@ -98,3 +108,13 @@ export type { CheckEvidence, CriterionStatus, CriterionVerdict, CurrentState, Ev
 export { buildCompletionProof } from './proof/completion.js';
 export type { CompletionProof, OpenDecision, ProofCheck, ProofCriterion } from './proof/completion.js';
 export { proofToMarkdown } from './proof/markdown.js';
+export { choicePrompt, choiceSchema, readChoice } from './run/choice.js';
+export type { ChoicePromptInput, ChoiceReading } from './run/choice.js';
+export { REVIEW_ANSWER_SCHEMA, RoundRecordSchema, findingText, parseRoundRecord, readReviewAnswer, reviewPrompt } from './run/review-round.js';
+export type { ReviewPromptInput, ReviewReading, RoundFinding, RoundOutcome, RoundRecord, RoundRecordResult } from './run/review-round.js';
+export { NO_RUN_USAGE, addUsage, runExitCode } from './run/run-result.js';
+export type { NodeRun, NodeRunOutcome, RunResult, RunStatus, RunUsage } from './run/run-result.js';
+export { parseJsonDocument } from './json/parse-json-document.js';
+export type { JsonDocumentResult } from './json/parse-json-document.js';
+export { InFlightSchema, SessionRecordSchema, SessionsSchema, requestIdProblem, sessionToResume } from './run/run-records.js';
+export type { InFlight, SessionRecord, Sessions } from './run/run-records.js';

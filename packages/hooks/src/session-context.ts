@@ -1,6 +1,5 @@
-import { describePredicate, formatLocation, type Diagnostic, type Graph, type WorkItemResult } from '@the-loop/core';
+import { describePredicate, findingLines, formatLocation, type Diagnostic, type Graph, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf } from './blocking-findings.js';
-import { findingLines } from './finding-lines.js';
 
 /**
  * The context a session start (or a prompt) gets: where the work item stands, what the

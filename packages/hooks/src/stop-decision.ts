@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { findingsKey, formatLocation, type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import { findingLines, findingWithFix, findingsKey, type Diagnostic, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
-import { findingLines } from './finding-lines.js';
 
 /** The no-progress counter kept between stop events for one work item and harness. */
 export const StopCounterSchema = v.strictObject({
@@ -88,7 +87,7 @@ function continuation(result: WorkItemResult, findings: readonly Diagnostic[]): 
   const node = currentNodeOf(result)?.node ?? result.currentNode;
   const lines = [
     `Work item ${result.workItem} is not done${node ? `: the gate of node "${node}" is not met` : ''}. Next step: resolve ${findings.length === 1 ? 'this finding' : `these ${findings.length} findings`}, then stop again.`,
-    ...findingLines(result.workItem, findings, (d) => `${formatLocation(d)} ${d.ruleId}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`),
+    ...findingLines(result.workItem, findings, findingWithFix),
   ];
   if (node) lines.push(`When the gate passes, claim the node with: the-loop graph complete ${result.workItem} --node ${node}`);
   return lines.join('\n');

@@ -10,7 +10,7 @@ import { git, splitZ } from '../git/git.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, VERSION, type Command } from './command.js';
+import { oneOf, parseOptions, pullRequestOption, VERSION, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
        the-loop check --all [--allow-empty] [options]
@@ -26,6 +26,8 @@ Evaluates work items' gates by walking the lifecycle graph from its start.
   --all                 check every work item under the spec root (none is an error unless --allow-empty)
   --changed-from REF    check the work items changed between REF's merge base and HEAD (git diff REF...HEAD)
   --rules-url URL       absolute URL of the rules documentation, for SARIF helpUri (default ${DEFAULT_RULES_URL})
+  --pr N                under approvals.source: github, the pull request whose reviews approve
+                        (default: the GitHub Actions event's pull request, else the current branch's)
 Exit codes: 0 ok · 1 gate unmet · 2 usage or configuration error`;
 
 const FORMATS = ['table', 'json', 'sarif', 'github'] as const;
@@ -46,6 +48,7 @@ export const command: Command = {
         'changed-from': { type: 'string' },
         'allow-empty': { type: 'boolean' },
         'rules-url': { type: 'string' },
+        pr: { type: 'string' },
       },
       USAGE,
     );
@@ -60,7 +63,7 @@ export const command: Command = {
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
     const repo = await openRepo(env.cwd, values.repo);
-    const options = { recompute: values.recompute === true };
+    const options = { recompute: values.recompute === true, env: env.env, pullRequest: pullRequestOption(values.pr, repo, env) };
 
     if (positionals.length === 1) {
       const id = positionals[0] as string;

@@ -2,6 +2,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
+import type { Repo } from '../workspace/repo.js';
+import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 
 export { VERSION } from '../version.js';
 
@@ -43,4 +45,19 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
+
+/**
+ * `--pr N`: the pull request whose reviews approve under `approvals.source: github`. Under
+ * `local` it has nothing to read, which is said on stderr rather than failing a shared CI step.
+ */
+export function pullRequestOption(value: string | undefined, repo: Repo, env: CommandEnv): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number)) throw new UsageError(`--pr takes a pull-request number; got "${value}"`);
+  if (loadRuntimeConfig(repo).approvals.source !== 'github') {
+    env.stderr.write(`the-loop: --pr ${number} is not used: approvals.source is local (approvals are graph approve records)\n`);
+    return undefined;
+  }
+  return number;
 }

@@ -5,20 +5,11 @@ import {
   authorFromFrontMatter,
   formatLocation,
   isSameAuthor,
-  NO_USAGE,
   parseArtifact,
-  parseResultLike,
-  parseResultObject,
-  reportsError,
-  resolveInvocation,
   workItemIdProblem,
   EXECUTION_LOG,
   type CriticDeclaration,
   type CriticEntry,
-  type HarnessAdapter,
-  type Invocation,
-  type ProcessResult,
-  type Usage,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
@@ -27,33 +18,9 @@ import { checkOutputPath, writeOutputFile } from '../workspace/output-file.js';
 import { READ_LIMITS } from '../limits.js';
 import { escapes, readBytesIfPresent, readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
-import { runOnPath } from '../process/run-process.js';
-import { withHooksOff } from '../harness/hooks-off.js';
+import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../workspace/scratch.js';
 
-/** Why a round ended as it did: a stable code beside the human `error`. */
-export type RoundReason = 'ran' | 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error' | 'no-output';
-
-/** The one document `critic run` prints (docs/critics.md). */
-export interface Envelope {
-  readonly schemaVersion: 1;
-  readonly critic: string;
-  readonly harness: string | null;
-  readonly model: string | null;
-  readonly attribution: string;
-  readonly ok: boolean;
-  readonly reason: RoundReason;
-  readonly exitCode: number | null;
-  readonly durationSeconds: number;
-  readonly output: string;
-  readonly error: string | null;
-  readonly stderr: string;
-  /** The critic printed more than the runner keeps (32 MB a stream): `output` and `stderr` hold only the start. */
-  readonly truncated: boolean;
-  /** The harness session the review ran in, when it reported one. */
-  readonly sessionId: string | null;
-  readonly usage: Usage;
-}
 
 export async function criticRun(args: readonly string[], env: CommandEnv, usage: string): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -93,9 +60,9 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const outputFile = values['output-file'] === undefined ? undefined : await checkOutputPath(env.cwd, values['output-file'], '--output-file');
   const roundInputs = { projectRoot: repo.root, join, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
-    const resolved = resolveInvocation(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
-    if (!resolved.ok) throw new UsageError(resolved.reason);
-    return envelopeFor(critic, resolved.invocation, await runOnPath({ ...resolved.invocation, env: withHooksOff(resolved.invocation.env) }), env.adapters);
+    const round = await runCriticRound(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
+    if (!round.ok) throw new UsageError(round.reason);
+    return round.envelope;
   };
   const envelope =
     values.prompt !== undefined
@@ -171,61 +138,4 @@ async function readPromptFile(path: string): Promise<{ text: string; path: strin
   } catch {
     throw new UsageError(`--prompt-file ${path} is not valid UTF-8`);
   }
-}
-
-function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: ProcessResult, adapters: readonly HarnessAdapter[]): Envelope {
-  const parsed =
-    invocation.outputFormat === 'json'
-      ? (adapters.find((adapter) => adapter.name === invocation.adapter)?.parseResult ?? parseResultLike)(outcome.stdout, outcome.exitCode ?? 1)
-      : { text: outcome.stdout, isError: false, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
-  const seconds = invocation.timeoutMs / 1000;
-  const [reason, error]: [RoundReason, string | null] =
-    outcome.spawnError === 'not-found'
-      ? ['binary-missing', `${invocation.command} was not found on PATH (or is not executable) from ${invocation.cwd}`]
-      : outcome.spawnError !== undefined
-        ? ['spawn-failed', `${invocation.command} could not be started: ${outcome.spawnError}`]
-        : outcome.timedOut
-          ? ['timeout', `timed out after ${seconds} s; the process group was terminated`]
-          : outcome.exitCode !== 0
-            ? ['exit-nonzero', `exited with ${outcome.exitCode === null ? `signal ${outcome.signal ?? 'unknown'}` : `code ${outcome.exitCode}`}${cause(outcome, parsed.text)}`]
-            : parsed.isError
-              ? ['is-error', `the harness reported an error: ${firstLine(parsed.text)}`]
-              : parsed.text.trim() === ''
-                ? // Silence must not pass for "zero findings": it would end the loop on a review that never happened.
-                  ['no-output', 'the critic exited 0 but printed no review']
-                : ['ran', null];
-  return {
-    schemaVersion: 1,
-    critic: critic.name,
-    harness: critic.harness ?? null,
-    model: critic.model ?? null,
-    attribution: attribution(critic),
-    ok: reason === 'ran',
-    reason,
-    exitCode: outcome.exitCode,
-    durationSeconds: Math.round(outcome.durationMs) / 1000,
-    output: parsed.text,
-    error,
-    stderr: outcome.stderr,
-    truncated: outcome.truncated,
-    sessionId: parsed.sessionId,
-    usage: parsed.usage,
-  };
-}
-
-// Why a harness failed: the text of a result object that reports the error (Claude Code puts
-// the cause there, and only a diagnostic tag on stderr), else the end of stderr.
-function cause(outcome: ProcessResult, text: string): string {
-  const payload = parseResultObject(outcome.stdout);
-  const reported = payload !== undefined && reportsError(payload) ? firstLine(text) : '';
-  return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
-}
-
-function tail(stderr: string): string {
-  const last = stderr.trim().split(/\r?\n/).slice(-3).join(' / ');
-  return last === '' ? '' : `: ${last.slice(0, 500)}`;
-}
-
-function firstLine(text: string): string {
-  return (text.trim().split(/\r?\n/, 1)[0] ?? '').slice(0, 500);
 }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, readJson, runWithoutTokens, writeFiles } from '../test-support/graph-cli.js';
@@ -50,10 +50,10 @@ describe('graph advance / approve / complete', () => {
     expect(alice.code).toBe(0);
     const { createHash } = await import('node:crypto');
     expect((await state(root)).approvals).toEqual([{ artifact: 'requirements.md', digest: createHash('sha256').update(REQUIREMENTS).digest('hex'), by: 'alice', at: expect.any(String) }]);
-    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
-    // The pointer moved, so the command succeeds; the gate it stopped at is reported.
-    expect(advance.json()).toMatchObject({ currentNode: 'design', ok: true, gate: { node: 'design', outcome: 'block', stalled: false } });
-    expect(advance.code).toBe(0);
+    // Approving moves the pointer along the gates that pass now, and reports the gate it stopped at.
+    expect(alice.json()).toMatchObject({ command: 'approve', from: 'brainstorming', currentNode: 'design', ok: true, gate: { node: 'design', outcome: 'block', stalled: false } });
+    expect(alice.json<{ taken: { to: string }[] }>().taken.map((t) => t.to)).toEqual(['requirements-definition', 'requirements-approval', 'design']);
+    expect((await state(root)).nodes['design']?.attempts).toBe(0);
     const claim = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(claim.code).toBe(1);
     expect(claim.stdout).toContain('artifact-missing');
@@ -114,8 +114,7 @@ describe('graph advance / approve / complete', () => {
     const root = await repo();
     await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
     await writeFiles(root, { [`${DIR}/design.md`]: '# Design\n\n## Overview\n\nText.\n' });
-    const first = await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
-    expect(first.code).toBe(0);
+    expect((await state(root)).currentNode).toBe('design');
     const once = await runWithoutTokens(['graph', 'complete', ID, '--node', 'design'], { cwd: root });
     expect(once.code).toBe(1);
     expect((await state(root)).currentNode).toBe('design');
@@ -177,6 +176,65 @@ describe('graph advance / approve / complete', () => {
   });
 });
 
+describe('forgeries an agent with a shell might try', () => {
+  const DESIGN = '---\nstatus: approved\n---\n# Design\n\n## Security design\n\nsession tokens live server-side.\n';
+
+  it('a human node without a gate is no gate: the graph does not compile, so nothing walks through it', async () => {
+    const root = await repo({
+      '.the-loop/harness-config.yaml': extendingDefault(['- {id: review, phase: needs-review, actor: human}'], ['- {from: design, to: review, on: pass}', '- {from: review, to: design-approval, on: pass}']),
+      [`${DIR}/design.md`]: DESIGN,
+    });
+    for (const args of [['check', ID], ['graph', 'advance', ID], ['graph', 'complete', ID, '--node', 'design']]) {
+      const result = await runWithoutTokens(args, { cwd: root });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/\.the-loop\/harness-config\.yaml:5:\d+ +human node "review" has no gate predicate only a person can satisfy/);
+    }
+    await expect(readFile(join(root, DIR, 'graph-state.json'), 'utf8')).rejects.toThrow();
+  });
+
+  it('under approvals.source: github, a hand-written approval with the right digest passes nothing, and graph approve is refused', async () => {
+    const root = await repo({ '.the-loop/harness-config.yaml': 'github: {repo: acme/app, port: rest, apiUrl: "http://127.0.0.1:1"}\napprovals: {source: github}\n' });
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
+    expect((await state(root)).currentNode).toBe('requirements-approval');
+    const { createHash } = await import('node:crypto');
+    const path = join(root, DIR, 'graph-state.json');
+    const forged = { ...(await readJson<Record<string, unknown>>(path)), approvals: [{ artifact: 'requirements.md', digest: createHash('sha256').update(REQUIREMENTS).digest('hex'), by: 'alice', at: '2026-01-01T00:00:00.000Z' }] };
+    await writeFile(path, `${JSON.stringify(forged, null, 2)}\n`);
+    const advance = await runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
+    expect(advance.json()).toMatchObject({ currentNode: 'requirements-approval', gate: { node: 'requirements-approval', outcome: 'wait' } });
+    const check = await runWithoutTokens(['check', ID, '--format', 'json'], { cwd: root });
+    const findings = check.json<{ findings: { ruleId: string; severity: string; message: string }[] }>().findings;
+    expect(findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['approval-ignored', 'approval-missing']));
+    expect(findings.find((f) => f.ruleId === 'approval-missing')?.message).toContain('neither GITHUB_TOKEN nor GH_TOKEN is set');
+    const approve = await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toContain('approvals come from the pull request');
+    expect((await state(root)).approvals).toHaveLength(1);
+  });
+
+  it('a pointer forged ahead of the artifacts fails the gate; one an approval left behind does not', async () => {
+    const root = await repo({ [`${DIR}/design.md`]: DESIGN });
+    await rm(join(root, DIR, 'execution-log.md'));
+    await runWithoutTokens(['graph', 'advance', ID], { cwd: root });
+    // The approval recorded without moving the pointer, as an older graph approve left it.
+    const { createHash } = await import('node:crypto');
+    const path = join(root, DIR, 'graph-state.json');
+    const lagging = { ...(await readJson<Record<string, unknown>>(path)), approvals: [{ artifact: 'requirements.md', digest: createHash('sha256').update(REQUIREMENTS).digest('hex'), by: 'alice', at: '2026-01-01T00:00:00.000Z' }] };
+    await writeFile(path, `${JSON.stringify(lagging, null, 2)}\n`);
+    const behind = await runWithoutTokens(['check', ID, '--fail-on', 'block', '--format', 'json'], { cwd: root });
+    expect(behind.code).toBe(0);
+    const result = behind.json<{ currentNode: string; findings: { ruleId: string; severity: string; file: string }[] }>();
+    expect(result.currentNode).toBe('design-approval');
+    expect(result.findings.filter((f) => f.file.endsWith('graph-state.json'))).toEqual([expect.objectContaining({ ruleId: 'phase-mismatch', severity: 'warning' })]);
+    const status = await runWithoutTokens(['graph', 'status', ID, '--format', 'json'], { cwd: root });
+    expect(status.json()).toMatchObject({ recordedNode: 'requirements-approval', derivedNode: 'design-approval', agrees: false, pointer: 'behind' });
+    await writeFile(path, `${JSON.stringify({ ...lagging, currentNode: 'tasks-breakdown' }, null, 2)}\n`);
+    const ahead = await runWithoutTokens(['check', ID, '--fail-on', 'block', '--format', 'json'], { cwd: root });
+    expect(ahead.code).toBe(1);
+    expect(ahead.json<{ findings: { ruleId: string; severity: string; file: string }[] }>().findings.filter((f) => f.file.endsWith('graph-state.json'))).toEqual([expect.objectContaining({ ruleId: 'phase-mismatch', severity: 'error', actual: 'tasks-breakdown' })]);
+  });
+});
+
 describe('graph show and repository graphs', () => {
   it('prints the graph in its YAML shape and as mermaid with the work item\'s node highlighted', async () => {
     const root = await repo();
@@ -230,7 +288,7 @@ describe('graph show and repository graphs', () => {
     expect(doc.effects.find((e) => e.kind === 'log')?.message).toContain('choice "nowhere" is not one of ship, rework');
     expect(doc.state.decisions).toEqual([
       { node: 'review', requested: 'rework', taken: 'rework', via: 'choice', at: expect.any(String) },
-      { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', at: expect.any(String) },
+      { node: 'review', requested: 'nowhere', taken: 'ship', via: 'fallback', reason: 'choice "nowhere" is not one of ship, rework', at: expect.any(String) },
     ]);
     const status = await runWithoutTokens(['graph', 'status', ID, '--format', 'json'], { cwd: root });
     expect(status.json()).toMatchObject({ schemaVersion: 1, workItem: ID, recordedNode: 'ship', derivedNode: 'ship', agrees: true });

@@ -8,39 +8,39 @@ import {
   graphToMermaid,
   graphToText,
   loginsWithRole,
-  parseRuntimeConfig,
-  startGraph,
-  transition,
-  type Diagnostic,
-  type Effect,
+  recordedPointer,
   type GraphState,
-  type Taken,
   type TransitionResult,
 } from '@the-loop/core';
-import { configurationError, UsageError } from '../errors.js';
-import { runExternalEffects, runFileEffects, type EffectContext, type EffectReport } from '../effects/run-effects.js';
+import { UsageError } from '../errors.js';
+import { step } from '../gate/advance.js';
+import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
+import { commitTransitions, type Decision } from '../state/commit-transitions.js';
 import { loadCollaborators } from '../workspace/collaborators.js';
-import { evaluateFromDisk, evaluateNodeFromDisk } from '../gate/evaluate.js';
-import { loadGraphState, saveGraphState, statePathOf, withStateLock } from '../state/graph-state-store.js';
+import { loadGraphState } from '../state/graph-state-store.js';
 import { sha256 } from '../workspace/digest.js';
 import { READ_LIMITS } from '../limits.js';
 import { readBytesIfPresent } from '../workspace/read-file.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
+import { loadRuntimeConfig } from '../workspace/runtime-config.js';
+import { oneOf, parseOptions, pullRequestOption, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
 
   show [<id>] [--format text|json|mermaid]     the lifecycle graph (the work item's node highlighted)
-  status <id> [--format text|json]              recorded pointer, derived node, parked/escalated, approvals
-  advance <id> [--outcome NAME] [--choice NODE] [--to NODE]
+  status <id> [--format text|json] [--pr N]     recorded pointer, derived node, parked/escalated, approvals
+  advance <id> [--outcome NAME] [--choice NODE] [--to NODE] [--pr N]
                                                 evaluate the current node's gate and take the declared edge
-  complete <id> --node NODE                     a verified claim: refused with the findings when the gate is unmet
+  complete <id> --node NODE [--pr N]            a verified claim: refused with the findings when the gate is unmet
   force <id> --to NODE --reason TEXT [--by LOGIN]
                                                 move the pointer, audited in graph state and the execution log
-  approve <id> <artifact> --by LOGIN            record an approver's approval of the artifact's current SHA-256
+  approve <id> <artifact> --by LOGIN            record an approver's approval of the artifact's current SHA-256,
+                                                then move the pointer along the gates that now pass
+                                                (refused under approvals.source: github: approvals are reviews)
   opt-in <id> <node> --by LOGIN                 select an opt-in node (such as design-critic-review) for this work item
-Every subcommand takes --repo DIR and --format text|json (show also mermaid).
+Every subcommand takes --repo DIR and --format text|json (show also mermaid). --pr N names the pull
+request whose reviews approve under approvals.source: github (default: the Actions event's, or the branch's).
 Exit codes: 0 ok · 1 gate unmet, escalated or an effect failed · 2 usage, configuration or refused transition`;
 
 const SUBCOMMANDS = ['show', 'status', 'advance', 'complete', 'force', 'approve', 'opt-in'] as const;
@@ -63,14 +63,15 @@ export const command: Command = {
         node: { type: 'string' },
         reason: { type: 'string' },
         by: { type: 'string' },
+        pr: { type: 'string' },
       },
       USAGE,
     );
     const allowed: Record<Sub, readonly string[]> = {
       show: ['repo', 'format'],
-      status: ['repo', 'format'],
-      advance: ['repo', 'format', 'outcome', 'choice', 'to'],
-      complete: ['repo', 'format', 'node'],
+      status: ['repo', 'format', 'pr'],
+      advance: ['repo', 'format', 'outcome', 'choice', 'to', 'pr'],
+      complete: ['repo', 'format', 'node', 'pr'],
       force: ['repo', 'format', 'to', 'reason', 'by'],
       approve: ['repo', 'format', 'by'],
       'opt-in': ['repo', 'format', 'by'],
@@ -87,10 +88,11 @@ export const command: Command = {
     }
     await resolveWorkItem(repo, id);
     const format = oneOf(values.format, ['text', 'json'] as const, 'text', '--format');
+    const evaluate: EvaluateOptions = { env: env.env, pullRequest: pullRequestOption(values.pr, repo, env) };
     const out = (doc: Record<string, unknown>, text: string): void => {
       env.stdout.write(format === 'json' ? `${JSON.stringify({ schemaVersion: 1, workItem: id, ...doc }, null, 2)}\n` : text);
     };
-    if (sub === 'status') return status(repo, id, out);
+    if (sub === 'status') return status(repo, id, out, evaluate);
     if (sub === 'approve') return approve(repo, id, more[0]!, values.by, env, out);
     if (sub === 'opt-in') return optIn(repo, id, more[0]!, values.by, env, out);
     if (sub === 'force') {
@@ -103,77 +105,11 @@ export const command: Command = {
     if (values.outcome && ['pass', 'skip', 'block', 'wait'].includes(values.outcome)) {
       throw new UsageError(`--outcome ${values.outcome}: the gate decides pass, skip, block and wait; --outcome names a routing outcome such as changes-requested`);
     }
-    return mutate(repo, id, env, out, sub, (state, now) => step(repo, id, state, now, { outcome: values.outcome, choice: values.choice, to: values.to, claim: values.node }));
+    return mutate(repo, id, env, out, sub, (state, now) => step(repo, id, state, now, { outcome: values.outcome, choice: values.choice, to: values.to, claim: values.node, recordUnmet: true, evaluate }));
   },
 };
 
-interface StepOptions {
-  readonly outcome: string | undefined;
-  readonly choice: string | undefined;
-  readonly to: string | undefined;
-  readonly claim: string | undefined;
-}
-
-interface Gate {
-  node: string;
-  outcome: string;
-  findings: readonly Diagnostic[];
-  /** The recorded node's own gate was unmet, so the pointer could not move. */
-  stalled: boolean;
-}
-
-// Evaluate the recorded node and take its edge; keep going while later gates already pass,
-// so one advance catches the pointer up with the artifacts. Only the first gate evaluated
-// records an unmet attempt: entering a node is not a failed try at it.
-async function step(repo: Repo, id: string, state: GraphState, now: string, options: StepOptions): Promise<Decision> {
-  const graph = repo.config.graph;
-  const results: TransitionResult[] = [];
-  let gate: Gate | undefined;
-  const first = state.currentNode;
-  if (first === null) throw new UsageError(`${id} has already left the graph; use \`graph force\` to reopen it`);
-  if (first === ESCALATED_NODE) {
-    throw new UsageError(`${id} is escalated (${state.escalated?.reason ?? 'see graph status'}); a person resolves it with \`the-loop graph force ${id} --to <node> --reason <why>\``);
-  }
-  if (options.claim !== undefined && options.claim !== first) {
-    throw new UsageError(`the claim is for "${options.claim}", but ${id} is at "${first}" (${statePathOf(repo, id)})`);
-  }
-  if (options.outcome !== undefined) {
-    results.push(transition(graph, state, { node: first, outcome: options.outcome, choice: options.choice, to: options.to }, now));
-    return { results };
-  }
-  let current: GraphState = state;
-  for (let i = 0; i <= graph.nodes.length && current.currentNode !== null && current.currentNode !== ESCALATED_NODE; i += 1) {
-    const node = current.currentNode;
-    const verdict = await evaluateNodeFromDisk(repo, id, node);
-    const passing = verdict.outcome === 'pass' || verdict.outcome === 'skip';
-    gate = { node, outcome: verdict.outcome, findings: verdict.findings, stalled: i === 0 && !passing };
-    if (!passing && i > 0) break;
-    const result = transition(
-      graph,
-      current,
-      {
-        node,
-        outcome: verdict.outcome,
-        findingsDigest: verdict.digest,
-        findings: verdict.findings.map((d) => `${formatLocation(d)}  ${d.ruleId}  ${d.message}`),
-        ...(i === 0 ? { choice: options.choice, to: options.to } : {}),
-      },
-      now,
-    );
-    results.push(result);
-    if (!result.ok || !passing) break;
-    current = result.state;
-  }
-  return gate ? { results, gate } : { results };
-}
-
 type Out = (doc: Record<string, unknown>, text: string) => void;
-
-/** What a mutating command decided: the transitions to apply, and the gate it evaluated last. */
-interface Decision {
-  readonly results: readonly TransitionResult[];
-  readonly gate?: Gate;
-}
 
 async function mutate(
   repo: Repo,
@@ -183,39 +119,13 @@ async function mutate(
   verb: string,
   decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
-  const runtime = parseRuntimeConfig(repo.config.source);
-  if (!runtime.ok) throw configurationError('the configuration is invalid', runtime.issues);
-  const ctx: EffectContext = { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env };
-  const now = env.now().toISOString();
-  const outcome = await withStateLock(repo, id, async () => {
-    const recorded = await loadGraphState(repo, id);
-    const effects: Effect[] = [];
-    let state: GraphState;
-    if (recorded) state = recorded;
-    else {
-      const started = startGraph(repo.config.graph, id, now);
-      state = started.state;
-      effects.push(...started.effects);
-    }
-    const from = state.currentNode;
-    const { results, gate } = await decide(state, now);
-    const refused = results.find((r) => !r.ok);
-    const taken: Taken[] = [];
-    for (const r of results) {
-      if (!r.ok) break;
-      state = r.state;
-      effects.push(...r.effects);
-      if (r.taken) taken.push(r.taken);
-    }
-    if (refused && !refused.ok && taken.length === 0) throw new UsageError(`${verb} refused: ${refused.reason}`);
-    await saveGraphState(repo, id, state);
-    const reports = await runFileEffects(effects, ctx);
-    return { state, effects, reports, from, taken, gate };
-  });
-  const reports: EffectReport[] = [...outcome.reports, ...(await runExternalEffects(outcome.effects, ctx))];
+  const outcome = await commitTransitions(repo, id, env, verb, decide);
+  const reports = outcome.reports;
   const { state, gate } = outcome;
   const failedEffects = reports.filter((r) => r.status === 'failed');
-  const unmet = gate !== undefined && gate.stalled && (gate.outcome === 'block' || (verb === 'complete' && gate.outcome === 'wait'));
+  // Only a claim or an advance is about the recorded node's gate; an approval that moves nothing is still recorded.
+  const claimed = verb === 'advance' || verb === 'complete';
+  const unmet = claimed && gate !== undefined && gate.stalled && (gate.outcome === 'block' || (verb === 'complete' && gate.outcome === 'wait'));
   const escalated = state.currentNode === ESCALATED_NODE && outcome.from !== ESCALATED_NODE;
   const ok = !unmet && !escalated && failedEffects.length === 0;
   const lines = [
@@ -261,25 +171,39 @@ async function show(repo: Repo, positionals: readonly string[], formatOption: st
   return 0;
 }
 
-async function status(repo: Repo, id: string, out: Out): Promise<number> {
+async function status(repo: Repo, id: string, out: Out, evaluate: EvaluateOptions): Promise<number> {
   const state = (await loadGraphState(repo, id)) ?? null;
-  const derived = await evaluateFromDisk(repo, id, { recompute: true });
+  const derived = await evaluateFromDisk(repo, id, { ...evaluate, recompute: true });
   const recorded = state ? state.currentNode : undefined;
-  const agrees = state === null || recorded === derived.currentNode;
+  const pointer = state === null ? 'agrees' : recordedPointer(repo.config.graph, state.currentNode, derived.currentNode);
+  const fromReviews = loadRuntimeConfig(repo).approvals.source === 'github';
   const lines = [
     `${id}`,
     `  recorded node: ${state ? (state.currentNode ?? '(done)') : '(no graph state yet)'}`,
-    `  derived node:  ${derived.currentNode ?? '(done)'}${agrees ? '' : '   ← disagrees with the recorded node (phase-mismatch)'}`,
+    `  derived node:  ${derived.currentNode ?? '(done)'}${POINTER_NOTE[pointer]}`,
     ...(state?.parked ? [`  parked:        ${state.parked.node} since ${state.parked.since} (${state.parked.reason})`] : []),
     ...(state?.escalated ? [`  escalated:     ${state.escalated.node} at ${state.escalated.at} (${state.escalated.reason})`] : []),
-    ...(state?.approvals ?? []).map((a) => `  approval:      ${a.artifact} by ${a.by} at ${a.at} (sha256:${a.digest.slice(0, 12)}…)`),
+    ...(fromReviews ? ['  approvals:     from the pull request\'s reviews (approvals.source: github)'] : []),
+    ...(state?.approvals ?? []).map((a) => `  approval:      ${a.artifact} by ${a.by} at ${a.at} (sha256:${a.digest.slice(0, 12)}…)${fromReviews ? ' — ignored' : ''}`),
     ...(state?.forced ?? []).map((f) => `  forced:        ${f.from ?? '(none)'} → ${f.to} at ${f.at}: ${f.reason}`),
   ];
-  out({ recordedNode: recorded ?? null, derivedNode: derived.currentNode, agrees, state, findings: derived.findings }, `${lines.join('\n')}\n`);
+  out({ recordedNode: recorded ?? null, derivedNode: derived.currentNode, agrees: pointer === 'agrees', pointer, state, findings: derived.findings }, `${lines.join('\n')}\n`);
   return 0;
 }
 
+const POINTER_NOTE = {
+  agrees: '',
+  behind: '   ← the recorded node is behind it; `graph advance` (or the next Stop hook) catches up',
+  ahead: '   ← the recorded node is ahead of the artifacts (phase-mismatch)',
+} as const;
+
 async function approve(repo: Repo, id: string, artifact: string, by: string | undefined, env: CommandEnv, out: Out): Promise<number> {
+  if (loadRuntimeConfig(repo).approvals.source === 'github') {
+    throw new UsageError(
+      'graph approve records nothing under approvals.source: github: approvals come from the pull request\'s reviews on GitHub. ' +
+        'An approver listed in .the-loop/collaborators.yaml approves the pull request there, and the gate reads the review.',
+    );
+  }
   if (!by) throw new UsageError(`graph approve needs --by LOGIN\n${USAGE}`);
   const known = artifactNames(repo.config.graph);
   if (!known.includes(artifact)) throw new UsageError(`"${artifact}" is not an artifact of the lifecycle (known: ${known.join(', ')})`);
@@ -295,9 +219,14 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
   });
   if (bytes === undefined) throw new UsageError(`${shown} does not exist; there is nothing to approve`);
   const digest = sha256(bytes);
-  return mutate(repo, id, env, out, 'approve', async (state, now) => ({
-    results: [{ ok: true, state: { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] }, effects: [], taken: null }],
-  }));
+  // Record the approval, then move the pointer along the gates that pass now (recording no unmet attempt).
+  return mutate(repo, id, env, out, 'approve', async (state, now) => {
+    const approved: GraphState = { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] };
+    const recorded: TransitionResult = { ok: true, state: approved, effects: [], taken: null };
+    if (approved.currentNode === null || approved.currentNode === ESCALATED_NODE) return { results: [recorded] };
+    const moved = await step(repo, id, approved, now, { recordUnmet: false, evaluate: { env: env.env } });
+    return { ...moved, results: [recorded, ...moved.results] };
+  });
 }
 
 async function optIn(repo: Repo, id: string, node: string, by: string | undefined, env: CommandEnv, out: Out): Promise<number> {

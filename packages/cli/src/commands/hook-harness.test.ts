@@ -48,6 +48,26 @@ describe('Claude Code Stop', () => {
     }
   });
 
+  it('moves a recorded pointer the artifacts left behind along the passing edges, after deciding', async () => {
+    const collaborators = 'collaborators:\n  - {login: alice, roles: [approver]}\n';
+    const dir = await openItem({ '.the-loop/current': 'issue-7', '.the-loop/collaborators.yaml': collaborators, 'docs/specs/issue-7/tasks.md': TASKS_DONE }, graphConfig({ humanApproval: true }));
+    const state = () => readFile(join(dir, 'docs/specs/issue-7/graph-state.json'), 'utf8').then((text) => JSON.parse(text) as { currentNode: string | null; nodes: Record<string, { attempts: number }> });
+    expect((await runBuiltCli(['graph', 'advance', 'issue-7'], { cwd: dir })).code).toBe(0);
+    expect((await state()).currentNode).toBe('approval');
+    // An approval recorded without moving the pointer (by hand, or by an older the-loop): the pointer lags.
+    const { createHash } = await import('node:crypto');
+    const lagging = { ...(await state()), approvals: [{ artifact: 'requirements.md', digest: createHash('sha256').update(LOCKED).digest('hex'), by: 'alice', at: '2026-01-01T00:00:00.000Z' }] };
+    await writeFiles(dir, { 'docs/specs/issue-7/graph-state.json': `${JSON.stringify(lagging, null, 2)}\n` });
+    const checked = await runBuiltCli(['check', 'issue-7', '--format', 'json'], { cwd: dir });
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout).findings).toEqual([expect.objectContaining({ ruleId: 'phase-mismatch', severity: 'warning', actual: 'approval', expected: 'done' })]);
+    const out = await stop('claude', dir);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('issue-7: the recorded node moved approval → (done) along passing gates.');
+    expect(await state()).toMatchObject({ currentNode: null, nodes: { approval: { attempts: 0 }, implementation: { attempts: 0 } } });
+    expect(JSON.parse((await runBuiltCli(['check', 'issue-7', '--format', 'json'], { cwd: dir })).stdout).findings).toEqual([]);
+  });
+
   it('ends a no-progress loop within the cap and persists the escalation in graph state', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 2 }));
     const decisions: string[] = [];

@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { formatLocation, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
-import { DEFAULT_HOOKS_CONFIG, editedArtifact, parseHooksConfig, sessionContext, type StopDecision } from '@the-loop/hooks';
+import { findingWithFix, formatLocation, recordedPointer, type GraphStateResult, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
+import { blockingFindings, DEFAULT_HOOKS_CONFIG, editedArtifact, parseHooksConfig, sessionContext, type StopDecision } from '@the-loop/hooks';
 import { configurationError, unexpectedError, UsageError } from '../errors.js';
 import { neutralize } from '../format/neutralize.js';
 import { harnessNamed } from '../harness/adapters.js';
 import { resolveCurrentWorkItem } from '../gate/current-work-item.js';
+import { catchUp } from '../gate/advance.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
@@ -163,12 +164,14 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
     return allow('');
   }
-  const result = await evaluateFromDisk(repo, resolution.id);
+  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env });
   const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap, session: payload.sessionId }, say);
+  await catchUpPointer(repo, resolution.id, state, result.currentNode, env, say);
   if (decision.kind === 'block') return decision;
   if (decision.escalation) {
     const { node, reason } = decision.escalation;
-    const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env);
+    const findings = blockingFindings(result).map(findingWithFix);
+    const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env, findings);
     say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
   } else say(decision.why);
   return decision;
@@ -179,13 +182,13 @@ async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Va
   const repo = await openRepo(env.cwd, await projectRoot(adapter, values, payload, env));
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
-  if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload), env);
+  if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload, env), env);
   const resolution = await resolveCurrentWorkItem(repo, values['work-item']);
   if (resolution.id === undefined) {
     env.stderr.write(`the-loop: ${resolution.why}\n`);
     return adapter.hooks.contextReply(event.name, undefined);
   }
-  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id)), env);
+  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env })), env);
 }
 
 async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<HookPayload> {
@@ -211,6 +214,23 @@ function declaredRoot(adapter: HarnessAdapter, values: Values, payload: HookPayl
   return declared === undefined ? undefined : resolve(env.cwd, declared);
 }
 
+// After the stop is decided, a recorded pointer the artifacts left behind moves along the
+// passing edges, so a work item that only waits on a person does not look out of step.
+async function catchUpPointer(repo: Repo, id: string, state: GraphStateResult | undefined, derived: string | null, env: CommandEnv, say: (text: string) => void): Promise<void> {
+  if (!state?.ok || recordedPointer(repo.config.graph, state.state.currentNode, derived) !== 'behind') return;
+  let moved;
+  try {
+    moved = await catchUp(repo, id, env, { env: env.env });
+  } catch (error) {
+    // The stop decision stands either way: a pointer that could not move is only behind.
+    say(`${id}: the recorded node could not be moved: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  if (!moved) return;
+  say(`${id}: the recorded node moved ${moved.from ?? '(start)'} → ${moved.state.currentNode ?? '(done)'} along passing gates.`);
+  for (const report of moved.reports.filter((r) => r.status === 'failed')) say(`  ${report.kind} (${report.event} ${report.node}) failed: ${report.detail}`);
+}
+
 // A harness that reads no context from this event's reply gets the text on stderr, which its
 // hook log shows; the stop hook carries the findings to the agent.
 function contextReply(adapter: HarnessAdapter, event: HookEvent, text: string | undefined, env: CommandEnv): Record<string, unknown> {
@@ -229,7 +249,7 @@ async function findProjectRoot(start: string): Promise<string> {
 }
 
 // A write under the spec root is validated at once; anywhere else it passes silently.
-async function checkEditedFile(repo: Repo, payload: HookPayload): Promise<string | undefined> {
+async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv): Promise<string | undefined> {
   if (payload.filePath === null) return undefined;
   const absolute = resolve(payload.cwd ?? repo.root, payload.filePath);
   const rel = relative(repo.root, absolute).split(sep).join('/');
@@ -240,7 +260,7 @@ async function checkEditedFile(repo: Repo, payload: HookPayload): Promise<string
   } catch {
     return undefined;
   }
-  const result = await evaluateFromDisk(repo, edited.workItem);
+  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env });
   const findings = result.findings.filter((d) => d.file === edited.file);
   if (findings.length === 0) return undefined;
   return [

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { EXECUTION_LOG, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
+import { CONFLICTS_FILE, EXECUTION_LOG, appendConflict, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
+import { ghCall, restCall, restToken } from '../github/client.js';
 import { ghLabelPort, replaceLoopLabel, restLabelPort, type LabelPort } from '../github/labels.js';
 
 /** What happened to one effect: never claimed done when it was skipped or failed. */
@@ -23,6 +24,7 @@ export async function runFileEffects(effects: readonly Effect[], ctx: EffectCont
   const reports: EffectReport[] = [];
   for (const effect of effects) {
     if (effect.kind === 'log-transition' || effect.kind === 'set-log-phase') reports.push(await editLog(effect, ctx));
+    else if (effect.kind === 'record-conflict') reports.push(await recordConflict(effect, ctx));
     else if (effect.kind === 'assignment' || effect.kind === 'log') reports.push({ ...effect, status: 'done', detail: effect.kind === 'log' ? effect.message : 'rendered' });
   }
   return reports;
@@ -66,6 +68,17 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
   return { ...effect, status: 'done', detail: effect.kind === 'log-transition' ? `${effect.row.from} → ${effect.row.to}` : `phase: ${effect.phase}` };
 }
 
+// conflicts.md is the escalation's written record: created when absent, never skipped.
+async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
+  const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
+  try {
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path, { within: ctx.repo.root, maxBytes: READ_LIMITS.artifact }), effect.entry));
+  } catch (error) {
+    return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
+  }
+  return { ...effect, status: 'done', detail: `${CONFLICTS_FILE}: escalated at ${effect.node}` };
+}
+
 async function setLabel(effect: Extract<Effect, { kind: 'set-label' }>, ctx: EffectContext): Promise<EffectReport> {
   const github = ctx.runtime.github;
   if (!github) return { ...effect, status: 'skipped', detail: 'no `github:` configuration in .the-loop/harness-config.yaml' };
@@ -73,10 +86,10 @@ async function setLabel(effect: Extract<Effect, { kind: 'set-label' }>, ctx: Eff
   if (issue === undefined) return { ...effect, status: 'skipped', detail: `work item "${ctx.id}" names no issue (ids of the form issue-<number> do)` };
   let port: LabelPort;
   if (github.port === 'rest') {
-    const token = ctx.env['GITHUB_TOKEN'] || ctx.env['GH_TOKEN'];
+    const token = restToken(ctx.env);
     if (!token) return { ...effect, status: 'failed', detail: 'github.port is rest, but neither GITHUB_TOKEN nor GH_TOKEN is set' };
-    port = restLabelPort(github, token);
-  } else port = ghLabelPort(github, ctx.env, ctx.repo.root);
+    port = restLabelPort(github, restCall(github, token));
+  } else port = ghLabelPort(github, ghCall(ctx.env, ctx.repo.root));
   try {
     return { ...effect, status: 'done', detail: await replaceLoopLabel(port, issue, effect.label) };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { git, splitZ } from './git.js';
+import { git, readObjects, splitZ } from './git.js';
 
 interface TreeEntry {
   readonly mode: string;
@@ -41,18 +41,11 @@ function parseEntry(line: string): TreeEntry | undefined {
 
 async function readBlobs(root: string, shas: readonly string[]): Promise<Map<string, Buffer>> {
   const unique = [...new Set(shas)];
-  const out = await git(root, ['cat-file', '--batch'], `${unique.join('\n')}\n`);
+  const contents = await readObjects(root, unique);
   const blobs = new Map<string, Buffer>();
-  let at = 0;
-  while (at < out.length) {
-    const newline = out.indexOf(10, at);
-    if (newline < 0) break;
-    const [sha, type, size] = out.subarray(at, newline).toString('utf8').split(' ');
-    at = newline + 1;
-    if (type === 'missing' || size === undefined) continue;
-    const length = Number(size);
-    blobs.set(sha as string, out.subarray(at, at + length));
-    at += length + 1;
-  }
+  unique.forEach((sha, i) => {
+    const content = contents[i];
+    if (content !== undefined) blobs.set(sha, content);
+  });
   return blobs;
 }

@@ -18,6 +18,36 @@ export async function git(cwd: string, args: readonly string[], input?: string):
   return result.stdoutBytes;
 }
 
+/**
+ * Read objects by name (`<sha>`, `<commit>:<path>`) with one `git cat-file --batch`: each one's
+ * bytes, in the order asked, or undefined for a name that names nothing. Names hold no newline.
+ */
+export async function readObjects(cwd: string, names: readonly string[]): Promise<(Buffer | undefined)[]> {
+  if (names.length === 0) return [];
+  if (names.some((name) => /[\r\n]/.test(name))) throw new Error('an object name holds a line break');
+  const out = await git(cwd, ['cat-file', '--batch'], `${names.join('\n')}\n`);
+  const found: (Buffer | undefined)[] = [];
+  let at = 0;
+  for (let i = 0; i < names.length; i += 1) {
+    const newline = out.indexOf(10, at);
+    if (newline < 0) throw new Error('git cat-file --batch stopped early');
+    const header = out.subarray(at, newline).toString('utf8').split(' ');
+    at = newline + 1;
+    // `<oid> <type> <size>` for an object; `<name> missing` (or `ambiguous`) otherwise.
+    const [oid, type, size] = header;
+    if (header.length !== 3 || !/^[0-9a-f]+$/.test(oid ?? '') || !OBJECT_TYPES.has(type ?? '') || !/^\d+$/.test(size ?? '')) {
+      found.push(undefined);
+      continue;
+    }
+    const length = Number(size);
+    found.push(out.subarray(at, at + length));
+    at += length + 1;
+  }
+  return found;
+}
+
+const OBJECT_TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
+
 /** HEAD's commit id, or null when the repository has no commit yet; not being in a repository is an error. */
 export async function headCommit(cwd: string): Promise<string | null> {
   const request = { command: 'git', args: ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], cwd, env: process.env, timeoutMs: GIT_TIMEOUT_MS };

@@ -1,5 +1,5 @@
-import { parseJson, parseJsonObject, runFailure, type GitHubConfig } from '@the-loop/core';
-import { runProcess } from '../process/run-process.js';
+import { parseJson, parseJsonObject, type GitHubConfig } from '@the-loop/core';
+import type { GhCall, RestCall } from './client.js';
 
 /** The prefix of the labels the-loop owns; every other label on an issue is left alone. */
 export const LOOP_LABEL_PREFIX = 'loop:';
@@ -21,18 +21,12 @@ export async function replaceLoopLabel(port: LabelPort, issue: number, label: st
   return `#${issue}: ${[add ? `+${add}` : '', ...remove.map((r) => `-${r}`)].filter(Boolean).join(' ')}`;
 }
 
-/** Labels through `gh issue view/edit` (argv, never a shell; gh keeps its own authentication). */
-export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 60_000): LabelPort {
-  const gh = async (args: string[]): Promise<string> => {
-    const request = { command: 'gh', args, cwd, env, timeoutMs };
-    const result = await runProcess(request);
-    const failure = runFailure(request, result);
-    if (failure !== undefined) throw new Error(`gh ${args.slice(0, 2).join(' ')} failed: ${failure}`);
-    return result.stdout;
-  };
+/** Labels through `gh issue view/edit`. */
+export function ghLabelPort(config: GitHubConfig, gh: GhCall): LabelPort {
+  const timeoutMs = config.timeoutSeconds * 1000;
   return {
     async labels(issue) {
-      const parsed = parseJsonObject(await gh(['issue', 'view', String(issue), '--repo', config.repo, '--json', 'labels']), 'gh issue view');
+      const parsed = parseJsonObject(await gh(['issue', 'view', String(issue), '--repo', config.repo, '--json', 'labels'], timeoutMs), 'gh issue view');
       if (!parsed.ok) throw new Error(parsed.error);
       const labels = parsed.value['labels'];
       return (Array.isArray(labels) ? labels : []).map((l: { name?: unknown }) => String(l?.name));
@@ -41,37 +35,26 @@ export function ghLabelPort(config: GitHubConfig, env: NodeJS.ProcessEnv, cwd: s
       const args = ['issue', 'edit', String(issue), '--repo', config.repo];
       if (add) args.push('--add-label', add);
       if (remove.length > 0) args.push('--remove-label', remove.join(','));
-      await gh(args);
+      await gh(args, timeoutMs);
     },
   };
 }
 
-/** Labels through the REST API, with a token from GITHUB_TOKEN or GH_TOKEN. */
-export function restLabelPort(config: GitHubConfig, token: string, timeoutMs = 30_000): LabelPort {
-  const base = `${config.apiUrl.replace(/\/+$/, '')}/repos/${config.repo}/issues`;
-  const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        accept: 'application/vnd.github+json',
-        authorization: `Bearer ${token}`,
-        'x-github-api-version': '2022-11-28',
-        'user-agent': 'the-loop',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+/** Labels through the REST API. */
+export function restLabelPort(config: GitHubConfig, rest: RestCall): LabelPort {
+  const base = `/repos/${config.repo}/issues`;
+  const timeoutMs = config.timeoutSeconds * 1000;
+  const call = async (method: string, path: string, body?: unknown): Promise<string> => {
+    const answer = await rest(method, `${base}${path}`, { body, timeoutMs });
     // Removing a label that is already gone is the outcome we wanted.
-    if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
-      throw new Error(`${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    if (!answer.ok && !(method === 'DELETE' && answer.status === 404)) {
+      throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
     }
-    return response;
+    return answer.text;
   };
   return {
     async labels(issue) {
-      const response = await call('GET', `/${issue}/labels?per_page=100`);
-      const list = parseJson(await response.text());
+      const list = parseJson(await call('GET', `/${issue}/labels?per_page=100`));
       if (!list.ok || !Array.isArray(list.value)) throw new Error(`GET /${issue}/labels answered something other than a JSON list`);
       return list.value.map((l: { name?: unknown }) => String(l?.name));
     },

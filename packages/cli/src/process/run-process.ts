@@ -17,6 +17,8 @@ export interface RunRequest extends ProcessRequest {
    * that run untrusted programs, where the scan of the process table is worth its milliseconds.
    */
   readonly killEscapedDescendants?: boolean | undefined;
+  /** Told the child's pid (its process group's id) once it has started. */
+  readonly onSpawn?: ((pid: number) => void) | undefined;
 }
 
 /** A result whose stdout bytes are a Buffer, for callers that read binary output. */
@@ -98,6 +100,7 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
     child.on('error', (error) => {
       if (child.pid === undefined) finish(describeSpawnError(error));
     });
+    if (child.pid !== undefined) request.onSpawn?.(child.pid);
     child.stdout.on('data', (chunk: Buffer) => out.add(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.add(chunk));
     // A child that exits without reading its stdin must not crash the runner with EPIPE.

@@ -1,5 +1,5 @@
 import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseJson } from '@the-loop/core';
 import * as v from 'valibot';
 import { formatJson } from '../format/json.js';
@@ -26,25 +26,32 @@ export interface LocalLockOptions {
 /** Run `fn` holding the local-state lock, so two hooks firing together do not lose an update. */
 export async function withLocalLock<T>(root: string, fn: (dir: string) => Promise<T>, options: LocalLockOptions = {}): Promise<T> {
   const dir = await localDir(root);
-  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
-  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
   return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: options.timeoutMs ?? LOCK_WAIT_MS });
 }
 
 /**
- * The local-state directory, made when missing. Anything else at its path (a file, a FIFO, a
- * symbolic link that would send the writes elsewhere) is ours to replace: it is removed, never followed.
+ * The machine-local directory (and `sub` inside it), made when missing; returns its path.
+ * Anything else at either path (a file, a FIFO, a symbolic link that would send the writes
+ * elsewhere) is ours to replace: it is removed, never followed.
  */
-async function localDir(root: string): Promise<string> {
+export async function localDir(root: string, sub?: string): Promise<string> {
   const dir = join(root, LOCAL_DIR);
-  const found = await lstat(dir).catch(() => undefined);
-  if (!found?.isDirectory()) {
-    if (found !== undefined) await rm(dir, { force: true });
-    await mkdir(dir, { recursive: true });
-  }
-  // `.the-loop` itself may be a link: state is still never written outside the repository.
-  if (escapes(await realpath(root), await realpath(dir))) throw new Error(`${LOCAL_DIR} leads out of the repository; local state is not kept there`);
-  return dir;
+  // `.the-loop` itself may be a link: state is never written, nor a folder made, outside the repository.
+  const parent = await realpath(dirname(dir)).catch(() => undefined);
+  if (parent !== undefined && escapes(await realpath(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
+  await ownFolder(dir);
+  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
+  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
+  if (sub === undefined) return dir;
+  await ownFolder(join(dir, sub));
+  return join(dir, sub);
+}
+
+async function ownFolder(path: string): Promise<void> {
+  const found = await lstat(path).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  if (found !== undefined) await rm(path, { force: true });
+  await mkdir(path, { recursive: true });
 }
 
 /**

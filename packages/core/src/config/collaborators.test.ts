@@ -31,11 +31,20 @@ describe('parseRuntimeConfig', () => {
   };
   it('defaults the port to gh and the API to GitHub', () => {
     const result = parseRuntimeConfig(source('github: {repo: acme/app}\n'));
-    expect(result.ok && result.config.github).toEqual({ repo: 'acme/app', port: 'gh', apiUrl: 'https://api.github.com' });
+    expect(result.ok && result.config.github).toEqual({ repo: 'acme/app', port: 'gh', apiUrl: 'https://api.github.com', timeoutSeconds: 30 });
   });
   it('refuses a shell line as a notification command, with its line', () => {
     const result = parseRuntimeConfig(source('workflow: {}\nnotifications:\n  command: ["notify-send -u critical"]\n'));
     expect(!result.ok && result.issues[0]).toMatchObject({ line: 3, message: expect.stringContaining('never a shell line') });
+  });
+  it('reads approvals.source, local by default, and refuses github without a repository or with a typo, with its line', () => {
+    expect(parseRuntimeConfig(source('workflow: {}\n'))).toMatchObject({ ok: true, config: { approvals: { source: 'local' } } });
+    expect(parseRuntimeConfig(undefined)).toMatchObject({ ok: true, config: { approvals: { source: 'local' } } });
+    expect(parseRuntimeConfig(source('github: {repo: acme/app}\napprovals: {source: github}\n'))).toMatchObject({ ok: true, config: { approvals: { source: 'github' } } });
+    const orphan = parseRuntimeConfig(source('workflow: {}\napprovals:\n  source: github\n'));
+    expect(!orphan.ok && orphan.issues).toEqual([expect.objectContaining({ line: 3, column: 11, message: expect.stringContaining('no `github:` section') })]);
+    const typo = parseRuntimeConfig(source('github: {repo: acme/app}\napprovals:\n  source: gitub\n  sorce: local\n'));
+    expect(!typo.ok && typo.issues.map((i) => `${i.line}: ${i.message}`)).toEqual([expect.stringMatching(/^3: .*"gitub"/), expect.stringMatching(/^4: approvals: unknown key "sorce" \(did you mean "source"\?\)/)]);
   });
   it('reads issue numbers from ids', () => {
     expect(issueNumberOf('issue-42')).toBe(42);

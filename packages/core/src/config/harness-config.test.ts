@@ -53,6 +53,24 @@ describe('parseHarnessConfig: workflow.specDir', () => {
   });
 });
 
+describe('parseHarnessConfig: workflow.harness and workflow.timeoutSeconds', () => {
+  it('reads the harness a run drives and the default node time limit', () => {
+    const result = parseHarnessConfig(FILE, yaml('workflow:', '  harness: cursor', '  timeoutSeconds: 600'));
+    expect(result.ok && [result.config.harness, result.config.timeoutSeconds]).toEqual(['cursor', 600]);
+    const none = parseHarnessConfig(FILE, '');
+    expect(none.ok && [none.config.harness, none.config.timeoutSeconds]).toEqual([undefined, undefined]);
+  });
+
+  it.each([
+    ['  timeoutSeconds: .inf', ':2:19 workflow.timeoutSeconds: must be finite'],
+    ['  timeoutSeconds: 0', ':2:19 workflow.timeoutSeconds: must be greater than 0'],
+    ['  timeoutSeconds: "60"', ':2:19 workflow.timeoutSeconds: must be a number of seconds'],
+    ['  harness: Claude Code', ':2:12 workflow.harness: must be a harness name such as claude or cursor'],
+  ])('refuses %s at its line', (line, message) => {
+    expect(issues(yaml('workflow:', line))).toEqual([`${FILE}${message}`]);
+  });
+});
+
 describe('parseHarnessConfig: workflow.graph', () => {
   it('replaces the default graph entirely', () => {
     const result = parseHarnessConfig(FILE, yaml('workflow:', '  graph:', '    start: only', '    nodes:', '      - {id: only, phase: only, actor: agent}', '    edges: []'));
@@ -101,7 +119,7 @@ describe('parseHarnessConfig: workflow.graph', () => {
   it('reports a node id the extension declares twice instead of keeping only the last', () => {
     for (const id of ['extra', 'design']) {
       const found = issues(
-        yaml('workflow:', '  graph:', '    extends: default', '    nodes:', `      - {id: ${id}, phase: design, actor: agent}`, `      - {id: ${id}, phase: design, actor: human}`),
+        yaml('workflow:', '  graph:', '    extends: default', '    nodes:', `      - {id: ${id}, phase: design, actor: agent}`, `      - {id: ${id}, phase: design, actor: human, produces: design.md, gate: [{approved: design.md}]}`),
       );
       expect(found).toEqual([expect.stringMatching(new RegExp(`:6:\\d+ .*duplicate node id "${id}"`))]);
     }

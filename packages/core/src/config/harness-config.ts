@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
+import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
 import type { Graph } from '../graph/types.js';
 import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
@@ -11,18 +12,14 @@ export const CONFIG_FILES = ['.the-loop/harness-config.yaml', '.the-loop/config.
 
 export const DEFAULT_SPEC_DIR = 'docs/specs';
 
-const specDir = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-  v.check((dir) => !dir.startsWith('/') && !/^[A-Za-z]:/.test(dir), 'must be relative to the repository root'),
-  v.check((dir) => !dir.split(/[\\/]/).includes('..'), 'must stay inside the repository (no "..")'),
-);
-
 /** `workflow` as the-loop reads it; other top-level keys of the file belong to other tools. */
 export const WorkflowSchema = v.strictObject({
-  specDir: v.optional(specDir),
+  specDir: v.optional(repositoryPath),
   graph: v.optional(v.unknown()),
+  /** The harness `the-loop run` drives when `--harness` is not given (default `claude`). */
+  harness: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a harness name such as claude or cursor'))),
+  /** Seconds one harness run at a node may take when the node sets no `timeoutSeconds` (default 1800). */
+  timeoutSeconds: v.optional(timeoutSeconds),
   // The phase list of earlier releases; the graph supersedes it and it is ignored.
   phases: v.optional(v.unknown()),
 });
@@ -34,6 +31,10 @@ export interface HarnessConfig {
   readonly graph: Graph;
   /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
   readonly verification: VerificationConfig;
+  /** `workflow.harness`: the harness an orchestrated run drives, when the file names one. */
+  readonly harness: string | undefined;
+  /** `workflow.timeoutSeconds`: the default time limit of one harness run at a node. */
+  readonly timeoutSeconds: number | undefined;
   /** The parsed file, for sections other modules read (`reviews`). */
   readonly source: YamlSource | undefined;
 }
@@ -42,7 +43,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), verification: defaultVerification(), source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
 }
 
 /**
@@ -73,7 +74,15 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   if (!verification.ok) return verification;
   return {
     ok: true,
-    config: { file, specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR), graph, verification: verification.verification, source },
+    config: {
+      file,
+      specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR),
+      graph,
+      verification: verification.verification,
+      harness: workflow.output.harness,
+      timeoutSeconds: workflow.output.timeoutSeconds,
+      source,
+    },
   };
 }
 

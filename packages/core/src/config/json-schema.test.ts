@@ -17,13 +17,15 @@ describe('schemas/harness-config.schema.json', () => {
     expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
   });
 
-  it('covers workflow (spec dir and graph), reviews, hooks, github, notifications and verification, and leaves other tools\' keys allowed', () => {
+  it('covers workflow (spec dir, graph, harness and node time limit), reviews, hooks, github, notifications, verification, approvals and model routing, and leaves other tools\' keys allowed', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
-    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification']);
+    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification', 'approvals', 'tokenEconomy']);
     expect(Object.keys(schema.properties['verification']?.properties ?? {})).toEqual(['checks', 'environmentFiles']);
+    expect(schema.properties['approvals']?.properties?.['source']).toMatchObject({ enum: ['local', 'github'] });
     expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap', 'stopDeadlineSeconds']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
-    expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph']));
+    expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph', 'harness', 'timeoutSeconds']));
+    expect(Object.keys(schema.properties['tokenEconomy']?.properties ?? {})).toEqual(['modelRouting']);
     expect(Object.keys(schema.properties['reviews']?.properties ?? {})).toEqual(
       expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'critics']),
     );

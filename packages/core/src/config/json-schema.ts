@@ -2,8 +2,9 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeSchema, GraphSchema, NodeSchema } from '../graph/schema.js';
 import { HooksConfigSchema } from './hooks-schema.js';
+import { TokenEconomySchema } from './token-economy.js';
 import { ReviewsSchema } from './reviews-schema.js';
-import { GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
+import { ApprovalsConfigSchema, GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
 import { WorkflowSchema } from './harness-config.js';
 import { VerificationSchema } from '../verification/config.js';
 import { EvidenceRecordSchema } from '../evidence/record.js';
@@ -18,7 +19,7 @@ const GraphExtensionSchema = v.strictObject({
 
 /**
  * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github`, `notifications` and `verification` belong to other tools and stay allowed.
+ * `hooks`, `github`, `notifications`, `verification`, `approvals` and `tokenEconomy` belong to other tools and stay allowed.
  */
 export const HarnessConfigFileSchema = v.looseObject({
   workflow: v.optional(
@@ -32,6 +33,8 @@ export const HarnessConfigFileSchema = v.looseObject({
   github: v.optional(GitHubConfigSchema),
   notifications: v.optional(NotificationsConfigSchema),
   verification: v.optional(VerificationSchema),
+  approvals: v.optional(ApprovalsConfigSchema),
+  tokenEconomy: v.optional(TokenEconomySchema),
 });
 
 /**

@@ -10,13 +10,15 @@ const argv = v.pipe(
 );
 const httpUrl = v.pipe(v.string(), v.url('must be a URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'));
 
-/** `github:` — where lifecycle labels are set. */
+/** `github:` — where lifecycle labels are set and, under `approvals.source: github`, pull-request reviews are read. */
 export const GitHubConfigSchema = v.strictObject({
   repo: repoName,
   /** `gh` runs the GitHub CLI (argv, never a shell); `rest` calls the REST API with a token from GITHUB_TOKEN or GH_TOKEN. */
   port: v.optional(v.picklist(['gh', 'rest']), 'gh'),
   /** The REST API root; GitHub Enterprise and tests point it elsewhere. */
   apiUrl: v.optional(httpUrl, 'https://api.github.com'),
+  /** How long one use of GitHub may take (a label change, reading a pull request's reviews); past it, the call fails closed. */
+  timeoutSeconds: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(600)), 30),
 });
 
 /** `notifications:` — how collaborators are told; either, both or neither. */
@@ -28,20 +30,28 @@ export const NotificationsConfigSchema = v.strictObject({
   timeoutSeconds: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1), v.maxValue(600)), 30),
 });
 
+/** `approvals:` — where an `approved:` predicate's approvals come from (decision 111). */
+export const ApprovalsConfigSchema = v.strictObject({
+  /** `local`: `graph approve` records in graph-state.json; `github`: pull-request reviews GitHub authenticated. */
+  source: v.optional(v.picklist(['local', 'github']), 'local'),
+});
+
 export type GitHubConfig = v.InferOutput<typeof GitHubConfigSchema>;
+export type ApprovalsConfig = v.InferOutput<typeof ApprovalsConfigSchema>;
 export type NotificationsConfig = v.InferOutput<typeof NotificationsConfigSchema>;
 
 export interface RuntimeConfig {
   readonly github: GitHubConfig | undefined;
   readonly notifications: NotificationsConfig | undefined;
+  readonly approvals: ApprovalsConfig;
 }
 
 export type RuntimeConfigResult = { ok: true; config: RuntimeConfig } | { ok: false; issues: SourceIssue[] };
 
-/** Read `github` and `notifications` from the harness configuration; absent keys mean "not configured". */
+/** Read `github`, `notifications` and `approvals` from the harness configuration; absent keys mean "not configured" (approvals: local). */
 export function parseRuntimeConfig(source: YamlSource | undefined): RuntimeConfigResult {
   const root = source?.value;
-  if (!source || root === null || typeof root !== 'object' || Array.isArray(root)) return { ok: true, config: { github: undefined, notifications: undefined } };
+  if (!source || root === null || typeof root !== 'object' || Array.isArray(root)) return { ok: true, config: { github: undefined, notifications: undefined, approvals: { source: 'local' } } };
   const record = root as Record<string, unknown>;
   const issues: SourceIssue[] = [];
   const read = <S extends v.GenericSchema>(key: string, schema: S): v.InferOutput<S> | undefined => {
@@ -53,8 +63,13 @@ export function parseRuntimeConfig(source: YamlSource | undefined): RuntimeConfi
   };
   const github = read('github', GitHubConfigSchema);
   const notifications = read('notifications', NotificationsConfigSchema);
+  const approvals = read('approvals', ApprovalsConfigSchema) ?? { source: 'local' as const };
+  // Reviews are read from the repository `github:` names; without it there is nowhere to read them.
+  if (approvals.source === 'github' && github === undefined && (record['github'] === undefined || record['github'] === null)) {
+    issues.push({ file: source.file, ...source.positionOf(['approvals', 'source']), message: 'approvals.source is github, but there is no `github:` section naming the repository (github.repo: owner/name)' });
+  }
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, config: { github, notifications } };
+  return { ok: true, config: { github, notifications, approvals } };
 }
 
 /** The issue number a work item id names (`issue-123` → 123), or undefined. */

@@ -21,6 +21,8 @@ export interface RoundInputs {
   readonly timeoutSeconds?: number | undefined;
   /** The environment the CLI inherited; the entry's `env` is laid over it. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The JSON Schema the review must answer to, for a built-in harness that enforces one (an orchestrated round). */
+  readonly answerSchema?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The process a critic round starts, and how to read what it prints. */
@@ -69,7 +71,7 @@ export function resolveInvocation(critic: CriticEntry, inputs: RoundInputs, adap
     return { ok: false, reason: `critic "${critic.name}": no built-in adapter for harness "${critic.harness ?? ''}" (built-in: ${known}); declare command and args to run it` };
   }
   const outputFormat = critic.outputFormat ?? 'json';
-  const oneShot = adapter.oneShot({ prompt: inputs.prompt, promptFile: inputs.promptFile, model: critic.model, outputFormat });
+  const oneShot = adapter.oneShot({ prompt: inputs.prompt, promptFile: inputs.promptFile, model: critic.model, outputFormat, answerSchema: inputs.answerSchema });
   return { ok: true, invocation: { ...base, command: adapter.binary, args: oneShot.args, stdin: oneShot.stdin, outputFormat, adapter: adapter.name } };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseArtifact } from '../artifact/parse-artifact.js';
-import { appendTransitionRow, setFrontMatterValue } from './edit-log.js';
+import { appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './edit-log.js';
 
 const row = { at: '2026-01-01T00:00:00.000Z', from: 'design', to: 'design-approval', outcome: 'pass', note: 'a | b' };
 
@@ -74,5 +74,56 @@ describe('appendTransitionRow', () => {
     const artifact = parseArtifact('x.md', prose);
     expect(artifact.tables[0]?.rows.map((r) => r.cells[0])).toEqual(['2026-01-01T00:00:00.000Z']);
     expect(prose).toContain('\n\nNothing yet.\n');
+  });
+});
+
+describe('appendTableRow', () => {
+  const cycle: [string, string][] = [
+    ['Cycle', '3'],
+    ['Type', 'critic'],
+    ['Reviewer', '[cursor/gpt-5]'],
+    ['Outcome', 'zero'],
+    ['Link', 'reviews/cycle-3.json'],
+  ];
+
+  it('fills a table people wrote with other columns by name, and leaves the columns it lacks empty', () => {
+    const text = '# Log\n\n## Review cycles\n\n| Round | Type | Outcome | Notes |\n| --- | --- | --- | --- |\n| 1 | self | zero | by hand |\n';
+    const table = parseArtifact('x.md', appendTableRow(text, 'Review cycles', cycle)).tables[0];
+    expect(table?.rows.map((r) => r.cells)).toEqual([
+      ['1', 'self', 'zero', 'by hand'],
+      ['3', 'critic', 'zero', '—'],
+    ]);
+  });
+
+  it('creates the section with the given columns when the log has none', () => {
+    const table = parseArtifact('x.md', appendTableRow('# Log\n', 'Review cycles', cycle)).tables.find((t) => t.section === 'Review cycles');
+    expect(table?.header).toEqual(['Cycle', 'Type', 'Reviewer', 'Outcome', 'Link']);
+    expect(table?.rows.map((r) => r.cells)).toEqual([['3', 'critic', '[cursor/gpt-5]', 'zero', 'reviews/cycle-3.json']]);
+  });
+});
+
+describe('appendToSection', () => {
+  it('adds a list item after the last one, before the blank lines and the next heading', () => {
+    const text = '# Log\n\n## Learnings\n\n- first\n\n## Next\n';
+    expect(appendToSection(text, 'Learnings', ['- second'])).toBe('# Log\n\n## Learnings\n\n- first\n- second\n\n## Next\n');
+  });
+
+  it('starts an empty section, a section before a heading with no blank line, and a missing one', () => {
+    expect(appendToSection('# Log\n\n## Learnings\n## Next\n', 'Learnings', ['- one'])).toBe('# Log\n\n## Learnings\n\n- one\n\n## Next\n');
+    expect(appendToSection('# Log\n\n## Learnings\n\nProse.\n', 'learnings', ['- one'])).toBe('# Log\n\n## Learnings\n\nProse.\n\n- one\n');
+    expect(appendToSection('# Log\n', 'Review gaps', ['- none could run'])).toBe('# Log\n\n## Review gaps\n\n- none could run\n');
+  });
+
+  it('keeps every other line of the document', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z ]{0,10}$/), { maxLength: 6 }), (paragraphs) => {
+        const text = `# Log\n\n## Learnings\n\n${paragraphs.join('\n')}\n\n## After\n\nkept\n`;
+        const out = appendToSection(text, 'Learnings', ['- added']);
+        const filled = (doc: string) => doc.split('\n').filter((line) => line.trim() !== '');
+        expect(filled(out).filter((line) => line !== '- added')).toEqual(filled(text));
+        expect(filled(out).indexOf('- added')).toBe(filled(text).indexOf('## After'));
+        expect(parseArtifact('x.md', out).sections.map((s) => s.title)).toEqual(['Log', 'Learnings', 'After']);
+      }),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { isMap } from 'yaml';
 import { findSection } from '../artifact/find-section.js';
 import { frontMatterBlock, parseArtifact } from '../artifact/parse-artifact.js';
+import type { Artifact, Section } from '../artifact/types.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
 import type { TransitionRow } from '../graph-state/effects.js';
 
@@ -31,32 +32,82 @@ export function setFrontMatterValue(text: string, key: string, value: string): E
 
 /** The execution log's table of lifecycle transitions. */
 export const PHASE_TRANSITIONS = 'Phase transitions';
-const HEADER = ['When', 'From', 'To', 'Outcome', 'Note'];
 
 /** Append a row to the log's "Phase transitions" table, creating the section or table when absent. */
 export function appendTransitionRow(text: string, row: TransitionRow): string {
-  const cells = [row.at, row.from, row.to, row.outcome, row.note].map(cell);
-  const line = `| ${cells.join(' | ')} |`;
+  return appendTableRow(text, PHASE_TRANSITIONS, [
+    ['When', row.at],
+    ['From', row.from],
+    ['To', row.to],
+    ['Outcome', row.outcome],
+    ['Note', row.note],
+  ]);
+}
+
+// Column names that mean the same thing in tables people wrote by hand.
+const COLUMN_ALIASES: Readonly<Record<string, string>> = { round: 'cycle', result: 'outcome', kind: 'type' };
+
+/**
+ * Append a row to the first table under the section titled `title`, creating the section or
+ * the table when absent. `row` is a list of `[column, value]`; a new table gets those columns,
+ * an existing one gets each value under the column of the same name (`—` where it has none).
+ */
+export function appendTableRow(text: string, title: string, row: ReadonlyArray<readonly [string, string]>): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
   const artifact = parseArtifact('execution-log.md', text);
-  const section = findSection(artifact, PHASE_TRANSITIONS);
-  const table = [`| ${HEADER.join(' | ')} |`, `| ${HEADER.map(() => '---').join(' | ')} |`, line];
-  if (!section) {
-    const trimmed = text.replace(/\s+$/, '');
-    return `${trimmed}${trimmed ? `${eol}${eol}` : ''}## ${PHASE_TRANSITIONS}${eol}${eol}${table.join(eol)}${eol}`;
-  }
+  const section = findSection(artifact, title);
+  const render = (cells: readonly string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  const table = [render(row.map(([column]) => column)), render(row.map(() => '---')), render(row.map(([, value]) => value))];
+  if (!section) return appendSection(text, title, table);
   // The parsed document, not a line scan, says where the section and its table end: a `#`
   // line inside a code block is not a heading.
-  const start = section.position.line; // 1-based heading line
-  const next = artifact.sections.find((s) => s.position.line > start && s.depth <= section.depth);
-  const end = next ? next.position.line : Number.POSITIVE_INFINITY;
+  const { start, end } = sectionSpan(artifact, section);
   const existing = artifact.tables.find((t) => t.position.line > start && t.position.line < end && t.position.column <= 4);
   if (existing) {
+    const byName = new Map(row.map(([column, value]) => [columnKey(column), value]));
     const last = existing.rows[existing.rows.length - 1]?.position.line ?? existing.position.line + 1;
-    lines.splice(last, 0, line);
+    lines.splice(last, 0, render(existing.header.map((column) => byName.get(columnKey(column)) ?? '')));
   } else lines.splice(start, 0, '', ...table, ...(lines[start]?.trim() ? [''] : []));
   return lines.join(eol);
+}
+
+/** Append lines (a list entry, a paragraph) at the end of the section titled `title`, creating it when absent. */
+export function appendToSection(text: string, title: string, added: readonly string[]): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const artifact = parseArtifact('execution-log.md', text);
+  const section = findSection(artifact, title);
+  if (!section) return appendSection(text, title, added);
+  const lines = text.split(/\r?\n/);
+  const { start, end } = sectionSpan(artifact, section);
+  // After the section's last line that holds anything (0-based index `at`), so the blank lines
+  // before the next heading stay where they are.
+  let at = Math.min(end - 1, lines.length);
+  while (at > start && (lines[at - 1] ?? '').trim() === '') at -= 1;
+  const previous = at === start ? '' : (lines[at - 1] ?? '');
+  const continuesList = /^\s*[-*+] /.test(previous) && /^\s*[-*+] /.test(added[0] ?? '');
+  const before = continuesList ? [] : [''];
+  const after = at < lines.length && (lines[at] ?? '').trim() !== '' ? [''] : [];
+  lines.splice(at, 0, ...before, ...added, ...after);
+  return lines.join(eol);
+}
+
+function appendSection(text: string, title: string, body: readonly string[]): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const trimmed = text.replace(/\s+$/, '');
+  return `${trimmed}${trimmed ? `${eol}${eol}` : ''}## ${title}${eol}${eol}${body.join(eol)}${eol}`;
+}
+
+// The 1-based line of a section's heading, and the line of the next heading at its level or above.
+function sectionSpan(artifact: Artifact, section: Section): { start: number; end: number } {
+  const start = section.position.line;
+  const next = artifact.sections.find((s) => s.position.line > start && s.depth <= section.depth);
+  return { start, end: next ? next.position.line : Number.POSITIVE_INFINITY };
+}
+
+function columnKey(column: string): string {
+  const key = column.trim().toLowerCase();
+  return COLUMN_ALIASES[key] ?? key;
 }
 
 function cell(value: string): string {

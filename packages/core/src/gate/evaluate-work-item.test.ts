@@ -82,14 +82,32 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.nodes.every((n) => n.status === 'passed' || n.status === 'skipped')).toBe(true);
   });
 
-  it('a finished work item whose graph state disagrees ends unmet at the last node, not passed', () => {
+  it('a finished work item whose graph state records a node off the main line ends unmet at the last node, not passed', () => {
     const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
-    const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
+    const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'escalated' });
     expect(result.ok).toBe(false);
     expect(result.currentNode).toBe('learnings');
     expect(result.nodes.find((n) => n.node === 'learnings')).toMatchObject({ status: 'current', outcome: 'block' });
     expect(rulesOf(result, 'learnings')).toEqual(['graph-state.json:1:1 phase-mismatch']);
     expect(result.nodes.filter((n) => n.status === 'skipped').every((n) => n.outcome === 'skip')).toBe(true);
+  });
+
+  it('a recorded pointer behind the artifacts is a warning; one ahead of them is an error', () => {
+    const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
+    const finished = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'design' });
+    expect(finished.ok).toBe(true);
+    expect(finished.findings.map((d) => [d.ruleId, d.severity, d.actual])).toEqual([['phase-mismatch', 'warning', 'design']]);
+    // Waiting on the design approval: a pointer still at design is behind, one at tasks-breakdown ahead.
+    const waiting = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN };
+    const behind = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: 'design' });
+    expect(behind.currentNode).toBe('design-approval');
+    expect(behind.nodes.find((n) => n.node === 'design-approval')?.outcome).toBe('wait');
+    expect(behind.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['warning']);
+    const ahead = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: 'tasks-breakdown' });
+    expect(ahead.nodes.find((n) => n.node === 'design-approval')?.outcome).toBe('block');
+    expect(ahead.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['error']);
+    const done = evaluate(waiting, { ...approvedBy('requirements.md'), recordedNode: null });
+    expect(done.findings.filter((d) => d.ruleId === 'phase-mismatch').map((d) => d.severity)).toEqual(['error']);
   });
 
   it('waits on the final human approval without blocking once every agent node passes', () => {

@@ -2,6 +2,7 @@ import type { Artifact } from '../artifact/types.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostic.js';
 import { GRAPH_STATE_FILE } from '../graph-state/graph-state.js';
 import type { GateOutcome, Graph, GraphNode } from '../graph/types.js';
+import { approvalsIgnored } from '../rules/approval-ignored.js';
 import { ambiguousArtifact } from '../rules/artifact-ambiguous.js';
 import { producedArtifactMissing } from '../rules/artifact-missing.js';
 import { graphStateUnusable } from '../rules/graph-state-invalid.js';
@@ -100,8 +101,12 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   }
   const derived = line[currentIndex]?.id ?? null;
   if (input.recordedNode !== undefined && input.recordedNode !== derived) {
-    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived)]);
+    // Behind: the artifacts moved on through passing gates, and the next advance catches up.
+    // Ahead of them, or off the main line, the state claims progress the artifacts do not support.
+    const behind = pointerAgainstLine(line, input.recordedNode, derived) === 'behind';
+    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived, behind)]);
   }
+  if (input.ignoredApprovals && input.ignoredApprovals.length > 0) attach(unmetAt.id, [approvalsIgnored(files.pathOf(GRAPH_STATE_FILE), input.ignoredApprovals)]);
   // An error found after the walk still leaves the node that carries it unmet, never `passed`.
   if (currentIndex === -1 && hasError(unmetAt.id)) currentIndex = line.length - 1;
 
@@ -184,8 +189,26 @@ function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase 
     approvals: input.approvals ?? [],
     digests: input.digests ?? new Map<string, string>(),
     approvers: new Set(input.approvers ?? []),
+    approvalSource: input.approvalSource ?? 'local',
+    approvalsUnavailable: input.approvalsUnavailable,
     verification: () => (view ??= viewVerification(input.verification, (name) => files.lookup(name))),
   };
+}
+
+/**
+ * Where a recorded pointer stands against the node the artifacts put the work item at (`null`:
+ * done): the same node, `behind` it on the main line (every gate between passes), or `ahead` —
+ * further on, done while the artifacts are not, or on a node the walk from start does not reach.
+ */
+export function recordedPointer(graph: Graph, recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
+  return pointerAgainstLine(mainLine(graph), recorded, derived);
+}
+
+function pointerAgainstLine(line: readonly GraphNode[], recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
+  if (recorded === derived) return 'agrees';
+  const indexOf = (id: string | null): number => (id === null ? line.length : line.findIndex((n) => n.id === id));
+  const at = indexOf(recorded);
+  return at >= 0 && at < indexOf(derived) ? 'behind' : 'ahead';
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */

@@ -4,13 +4,22 @@ import type { SourceIssue } from '../yaml/yaml-source.js';
 /** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
 export type ArtifactSource = { readonly text: string } | { readonly unreadable: string };
 
-/** An approval recorded by `the-loop graph approve`, bound to the artifact's SHA-256. */
+/**
+ * An approval bound to the artifact's SHA-256: recorded by `the-loop graph approve`, or read
+ * from a pull-request review, whose `digest` is of the artifact's bytes at the reviewed commit.
+ */
 export interface Approval {
   readonly artifact: string;
+  /** SHA-256 of the approved bytes; empty when a review's commit holds no readable copy (see `reviewed.problem`). */
   readonly digest: string;
   readonly by: string;
   readonly at: string;
+  /** For an approval from a pull-request review: the commit it approved, and why that commit's copy could not be read. */
+  readonly reviewed?: { readonly commit: string; readonly url?: string | undefined; readonly problem?: string | undefined } | undefined;
 }
+
+/** Where approvals come from: `graph approve` records (`local`) or pull-request reviews (`github`). */
+export type ApprovalSource = 'local' | 'github';
 
 /** Everything a gate evaluation reads about one work item. The CLI gathers it; core only reads it. */
 export interface WorkItemInput {
@@ -20,6 +29,12 @@ export interface WorkItemInput {
   /** Artifact files by name (`design.md`), as found in the folder. */
   readonly files: ReadonlyMap<string, ArtifactSource>;
   readonly approvals?: readonly Approval[] | undefined;
+  /** Where `approvals` came from (default `local`); the findings tell a person how to approve. */
+  readonly approvalSource?: ApprovalSource | undefined;
+  /** Why approvals could not be read (no pull request, no network): `approval-missing` says so, and nothing passes. */
+  readonly approvalsUnavailable?: string | undefined;
+  /** Approvals graph-state.json records that the approval source does not read (under `github`): reported, never counted. */
+  readonly ignoredApprovals?: readonly Approval[] | undefined;
   /** SHA-256 (hex) of each file, for approvals. */
   readonly digests?: ReadonlyMap<string, string> | undefined;
   /** Logins with the `approver` role in `.the-loop/collaborators.yaml`. */

@@ -1,8 +1,6 @@
-import * as v from 'valibot';
 import { compareText } from '../diagnostic.js';
-import { parseJson } from '../json/parse-json.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseJsonDocument } from '../json/parse-json-document.js';
+import type { SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import type { Graph } from '../graph/types.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
@@ -21,26 +19,17 @@ export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; is
  * line, never a silent reset to a fresh state.
  */
 export function parseGraphState(file: string, text: string, expectedWorkItem?: string, graph?: Graph): GraphStateResult {
-  const json = parseJson(text);
-  if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  const { value } = json;
-  // JSON is YAML, so the YAML source maps paths back to lines; it is parsed only to place a problem.
-  let source: ReturnType<typeof parseYamlSource> | undefined;
-  const positionOf = (path: readonly PropertyKey[]) => {
-    source ??= parseYamlSource(file, text);
-    return source.ok ? source.source.positionOf(path) : { line: 1, column: 1 };
-  };
-  const result = v.safeParse(GraphStateSchema, value, { abortEarly: false });
-  if (!result.success) return { ok: false, issues: schemaIssues(GraphStateSchema, result.issues, atSource({ file, positionOf })) };
-  const state = result.output;
+  const result = parseJsonDocument(file, text, GraphStateSchema);
+  if (!result.ok) return result;
+  const state = result.value;
   const issues: SourceIssue[] = [];
   if (expectedWorkItem !== undefined && state.workItem !== expectedWorkItem) {
-    issues.push({ file, ...positionOf(['workItem']), message: `workItem is "${state.workItem}", but the file belongs to "${expectedWorkItem}"` });
+    issues.push({ file, ...result.positionOf(['workItem']), message: `workItem is "${state.workItem}", but the file belongs to "${expectedWorkItem}"` });
   }
   if (graph !== undefined) {
     const declared = (node: string | null | undefined) => node === null || node === undefined || node === ESCALATED_NODE || graph.byId.has(node);
     const unknown = (path: readonly PropertyKey[], node: string) =>
-      issues.push({ file, ...positionOf(path), message: `${path.join('.')} names "${node}", which is not a node of the graph (was the graph changed? \`the-loop graph force\` moves the pointer)` });
+      issues.push({ file, ...result.positionOf(path), message: `${path.join('.')} names "${node}", which is not a node of the graph (was the graph changed? \`the-loop graph force\` moves the pointer)` });
     if (!declared(state.currentNode)) unknown(['currentNode'], state.currentNode as string);
     if (state.parked && !declared(state.parked.node)) unknown(['parked', 'node'], state.parked.node);
     if (state.escalated && !declared(state.escalated.node)) unknown(['escalated', 'node'], state.escalated.node);

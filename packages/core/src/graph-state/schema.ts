@@ -29,6 +29,8 @@ export const DecisionRecordSchema = v.strictObject({
   taken: text,
   /** `choice` when the requested target was taken, `fallback` when the static edge was. */
   via: v.picklist(['choice', 'fallback']),
+  /** Why: the agent's stated reason for its choice, or why the static edge was taken instead. Absent in records written before reasons were kept. */
+  reason: v.optional(v.string()),
   at: instant,
 });
 

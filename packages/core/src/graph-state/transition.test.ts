@@ -22,7 +22,7 @@ nodes:
   - {id: write, phase: build, actor: agent, maxAttempts: 2, notify: {onGateFail: [lead], onEscalate: [lead]}}
   - {id: review, phase: review, actor: agent, choices: [ship, fix]}
   - {id: fix, phase: build, actor: agent}
-  - {id: ship, phase: done, actor: human, notify: {onAwaitHuman: [approver], onExitGraph: [lead]}}
+  - {id: ship, phase: done, actor: human, gate: [{approved: release.md}], notify: {onAwaitHuman: [approver], onExitGraph: [lead]}}
   - {id: escalated, phase: review, actor: human}
 edges:
   - {from: write, to: review, on: pass}
@@ -69,12 +69,14 @@ describe('transition', () => {
 
   it('takes a declared choice and logs a fallback for anything else', () => {
     const atReview = apply(REVIEW_GRAPH, start(REVIEW_GRAPH), { outcome: 'pass' });
-    const chosen = transition(REVIEW_GRAPH, atReview, { node: 'review', outcome: 'pass', choice: 'fix' }, at(2));
+    const chosen = transition(REVIEW_GRAPH, atReview, { node: 'review', outcome: 'pass', choice: 'fix', choiceReason: 'two findings are open' }, at(2));
     expect(chosen.ok && chosen.state.currentNode).toBe('fix');
-    expect(chosen.ok && chosen.state.decisions).toEqual([{ node: 'review', requested: 'fix', taken: 'fix', via: 'choice', at: at(2) }]);
+    expect(chosen.ok && chosen.state.decisions).toEqual([{ node: 'review', requested: 'fix', taken: 'fix', via: 'choice', reason: 'two findings are open', at: at(2) }]);
     const bogus = transition(REVIEW_GRAPH, atReview, { node: 'review', outcome: 'pass', choice: 'write' }, at(2));
     expect(bogus.ok && bogus.state.currentNode).toBe('ship');
-    expect(bogus.ok && bogus.state.decisions[0]).toMatchObject({ requested: 'write', taken: 'ship', via: 'fallback' });
+    expect(bogus.ok && bogus.state.decisions[0]).toMatchObject({ requested: 'write', taken: 'ship', via: 'fallback', reason: 'choice "write" is not one of ship, fix' });
+    const unreadable = transition(REVIEW_GRAPH, atReview, { node: 'review', outcome: 'pass', choiceReason: 'the answer was not JSON' }, at(2));
+    expect(unreadable.ok && unreadable.state.decisions[0]).toMatchObject({ requested: null, taken: 'ship', via: 'fallback', reason: 'no choice was made at "review": the answer was not JSON' });
     expect(bogus.ok && bogus.effects.find((e) => e.kind === 'log')).toMatchObject({ message: expect.stringContaining('choice "write" is not one of ship, fix') });
   });
 
@@ -85,10 +87,17 @@ describe('transition', () => {
     expect(first.ok && first.effects.map((e) => e.kind)).toEqual(['notify', 'assignment']);
     expect(first.ok && first.effects[1]).toMatchObject({ text: expect.stringContaining('section-empty') });
     state = first.ok ? first.state : state;
-    const second = transition(REVIEW_GRAPH, state, { node: 'write', outcome: 'block', findingsDigest: 'b' }, at(2));
+    const tried = ['attempt 1: claude exited 0; 1 finding unmet', 'attempt 2: claude timed out after 60 s'];
+    const second = transition(REVIEW_GRAPH, state, { node: 'write', outcome: 'block', findingsDigest: 'b', findings: ['design.md:3:1  section-empty  …'], tried }, at(2));
     expect(second.ok).toBe(true);
     if (!second.ok) return;
     expect(second.state.currentNode).toBe(ESCALATED_NODE);
+    expect(second.effects.find((e) => e.kind === 'record-conflict')).toEqual({
+      kind: 'record-conflict',
+      event: 'onEscalate',
+      node: 'write',
+      entry: { at: at(2), node: 'write', attempts: 2, reason: '2 unmet attempts at "write" (maxAttempts 2)', findings: ['design.md:3:1  section-empty  …'], tried },
+    });
     expect(second.state.escalated).toEqual({ node: 'write', reason: '2 unmet attempts at "write" (maxAttempts 2)', at: at(2) });
     expect(second.effects.filter((e) => e.kind === 'notify').map((e) => e.event)).toEqual(['onGateFail', 'onEscalate', 'onAwaitHuman']);
     const json = parseGraphState('graph-state.json', serializeGraphState(second.state));

@@ -1,5 +1,6 @@
 import type { Edge, Graph, GraphNode } from '../graph/types.js';
 import type { Effect, LifecycleEvent } from './effects.js';
+import { renderAssignment } from './assignment.js';
 import { emptyGraphState, ESCALATED_NODE, nodeRecord } from './graph-state.js';
 import type { GraphState, NodeRecord } from './schema.js';
 
@@ -18,6 +19,10 @@ export interface Verdict {
   readonly findings?: readonly string[] | undefined;
   /** An agent's structured choice among the node's declared `choices`. */
   readonly choice?: string | undefined;
+  /** The agent's stated reason for its choice, or why no usable choice came back; kept in `decisions`. */
+  readonly choiceReason?: string | undefined;
+  /** What was tried at the node (an orchestrated run's attempts), for `conflicts.md` if the verdict escalates. */
+  readonly tried?: readonly string[] | undefined;
   /** A target the caller asks for; refused unless a declared edge for this outcome leads there. */
   readonly to?: string | undefined;
 }
@@ -67,10 +72,10 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
     fire(effects, 'onGateFail', node, `${state.workItem}: the gate of ${current} is unmet (attempt ${attempts} of ${limit})`);
     if (repeated || attempts >= limit) {
       const reason = repeated ? `the same findings twice running at "${current}"` : `${attempts} unmet attempts at "${current}" (maxAttempts ${limit})`;
-      const result = escalate(graph, updated, node, reason, now, effects);
+      const result = escalate(graph, updated, node, reason, { findings: verdict.findings ?? [], tried: verdict.tried ?? [] }, now, effects);
       return { ok: true, ...result, taken: { from: current, to: result.state.currentNode === current ? null : ESCALATED_NODE, on: 'escalate' } };
     }
-    effects.push({ kind: 'assignment', event: 'onGateFail', node: current, text: assignment(node, state.workItem, verdict.findings ?? []) });
+    effects.push({ kind: 'assignment', event: 'onGateFail', node: current, text: renderAssignment({ node, workItem: state.workItem, unmet: verdict.findings ?? [] }) });
     return { ok: true, state: { ...updated, parked: null }, effects, taken: null };
   }
 
@@ -93,6 +98,7 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
   if (verdict.choice !== undefined || (node.choices && node.choices.length > 0 && verdict.outcome === 'pass')) {
     const requested = verdict.choice ?? null;
     const chosen = requested !== null && node.choices?.includes(requested) ? outgoing.find((e) => e.to === requested) : undefined;
+    let fallbackWhy: string | undefined;
     if (chosen) edge = chosen;
     else if (requested !== null || node.choices?.length) {
       const why =
@@ -101,9 +107,13 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
           : node.choices?.length
             ? `choice "${requested}" is not one of ${node.choices.join(', ')}`
             : `"${current}" declares no choices, so choice "${requested}" was ignored`;
-      effects.push({ kind: 'log', event: 'onExit', node: current, message: `${why}; taking the static ${verdict.outcome} edge${staticEdge ? ` to "${staticEdge.to}"` : ''}` });
+      effects.push({ kind: 'log', event: 'onExit', node: current, message: `${why}${verdict.choiceReason ? ` (${verdict.choiceReason})` : ''}; taking the static ${verdict.outcome} edge${staticEdge ? ` to "${staticEdge.to}"` : ''}` });
+      fallbackWhy = verdict.choiceReason ? `${why}: ${verdict.choiceReason}` : why;
     }
-    if (edge) decisions = [...decisions, { node: current, requested, taken: edge.to, via: chosen ? 'choice' : 'fallback', at: now }];
+    if (edge) {
+      const reason = chosen ? verdict.choiceReason : fallbackWhy;
+      decisions = [...decisions, { node: current, requested, taken: edge.to, via: chosen ? 'choice' : 'fallback', ...(reason ? { reason } : {}), at: now }];
+    }
   }
   if (verdict.to !== undefined && edge?.to !== verdict.to) {
     const declared = outgoing.filter((e) => e.to === verdict.to);
@@ -132,12 +142,12 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
  * Escalate a work item at `nodeId` for a reason found outside a transition — a harness stop
  * hook that saw the same findings too many turns running. Pure; persisted like any escalation.
  */
-export function escalateAt(graph: Graph, state: GraphState, nodeId: string, reason: string, now: string): TransitionResult {
+export function escalateAt(graph: Graph, state: GraphState, nodeId: string, reason: string, now: string, details: EscalationDetails = NO_DETAILS): TransitionResult {
   const node = graph.byId.get(nodeId);
   if (!node) return refuse(`node "${nodeId}" is not declared in the graph`, graph.nodes.map((n) => n.id));
   if (state.escalated) return refuse(`the work item is already escalated at "${state.escalated.node}"`, []);
   const effects: Effect[] = [];
-  const result = escalate(graph, { ...state, currentNode: nodeId }, node, reason, now, effects);
+  const result = escalate(graph, { ...state, currentNode: nodeId }, node, reason, details, now, effects);
   return { ok: true, ...result, taken: { from: nodeId, to: result.state.currentNode === nodeId ? null : ESCALATED_NODE, on: 'escalate' } };
 }
 
@@ -172,13 +182,23 @@ function enter(graph: Graph, state: GraphState, id: string, from: GraphNode | nu
     awaitHuman(effects, node, state.workItem);
     return { ...entered, parked: { node: id, reason: 'waiting on a person', since: now } };
   }
-  if (node.actor === 'agent' && id !== ESCALATED_NODE) effects.push({ kind: 'assignment', event: 'onEnter', node: id, text: assignment(node, state.workItem, []) });
+  if (node.actor === 'agent' && id !== ESCALATED_NODE) effects.push({ kind: 'assignment', event: 'onEnter', node: id, text: renderAssignment({ node, workItem: state.workItem, unmet: [] }) });
   return entered;
 }
 
-function escalate(graph: Graph, state: GraphState, node: GraphNode, reason: string, now: string, effects: Effect[]): { state: GraphState; effects: Effect[] } {
+/** What an escalation's `conflicts.md` entry lists besides the reason. */
+export interface EscalationDetails {
+  readonly findings: readonly string[];
+  readonly tried: readonly string[];
+}
+
+const NO_DETAILS: EscalationDetails = { findings: [], tried: [] };
+
+function escalate(graph: Graph, state: GraphState, node: GraphNode, reason: string, details: EscalationDetails, now: string, effects: Effect[]): { state: GraphState; effects: Effect[] } {
   const escalated = { node: node.id, reason, at: now };
   effects.push({ kind: 'log', event: 'onEscalate', node: node.id, message: `escalated: ${reason}` });
+  const attempts = nodeRecord(state, node.id).attempts;
+  effects.push({ kind: 'record-conflict', event: 'onEscalate', node: node.id, entry: { at: now, node: node.id, attempts, reason, ...details } });
   fire(effects, 'onEscalate', node, `${state.workItem}: escalated — ${reason}`);
   if (!graph.byId.has(ESCALATED_NODE)) {
     return { state: { ...state, escalated, parked: { node: node.id, reason: `escalated: ${reason}`, since: now } }, effects };
@@ -197,15 +217,6 @@ function awaitHuman(effects: Effect[], node: GraphNode, workItem: string): void 
 function fire(effects: Effect[], event: LifecycleEvent, node: GraphNode, message: string): void {
   const roles = node.notify?.[event];
   if (roles && roles.length > 0) effects.push({ kind: 'notify', event, node: node.id, roles, message });
-}
-
-/** The text an agent gets for a node: what to produce, what is unmet, and how to claim it. */
-export function assignment(node: GraphNode, workItem: string, findings: readonly string[]): string {
-  const lines = [node.assignment ?? `Work node "${node.id}" of ${workItem}.`];
-  if (node.produces) lines.push(`Produce or update: ${node.alternatives.join(' or ')}.`);
-  if (findings.length > 0) lines.push('Unmet:', ...findings.map((f) => `- ${f}`));
-  lines.push(`When done, claim it: the-loop graph complete ${workItem} --node ${node.id}`);
-  return lines.join('\n');
 }
 
 function withRecord(state: GraphState, node: string, record: NodeRecord): GraphState {

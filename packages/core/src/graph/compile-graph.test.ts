@@ -98,7 +98,51 @@ describe('compileGraph: every error at once, each at its YAML line:col', () => {
     expect(issues(text)).toEqual([expect.stringMatching(/^8:7 a gate predicate has exactly one key; found 2/), expect.stringMatching(/^9:41 gate predicate "reviewRounds":/)]);
   });
 
+  it('reads session, timeoutSeconds and references, and reports each wrong one at its line', () => {
+    const ok = compileGraph('g.yaml', yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent, session: inherit, timeoutSeconds: 90, references: [docs/ref/a.md]}', 'edges: []'));
+    expect(ok.ok && ok.graph.byId.get('a')).toMatchObject({ session: 'inherit', timeoutSeconds: 90, references: ['docs/ref/a.md'] });
+    const text = yaml('start: a', 'nodes:', '  - id: a', '    phase: a', '    actor: agent', '    session: resume', '    timeoutSeconds: .inf', '    references: [../secrets.md, /etc/passwd]', '    referencs: []', 'edges: []');
+    expect(issues(text)).toEqual([
+      expect.stringMatching(/^6:14 node "a" session: Invalid type: Expected \("fresh" \| "inherit"\)/),
+      expect.stringMatching(/^7:21 node "a" timeoutSeconds: must be finite/),
+      expect.stringMatching(/^8:18 node "a" references\.0: must stay inside the repository/),
+      expect.stringMatching(/^8:33 node "a" references\.1: must be relative to the repository root/),
+      expect.stringMatching(/^9:16 node "a": unknown key "referencs" \(did you mean "references"\?\)/),
+    ]);
+  });
+
   it('reports YAML syntax errors at their line without compiling', () => {
     expect(issues('start: a\nnodes: [\n')).toEqual([expect.stringMatching(/^3:1 /)]);
+  });
+});
+
+describe('compileGraph: a human node waits on a person', () => {
+  const graph = (...nodeLines: string[]): string => yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent, produces: a.md}', ...nodeLines, 'edges:', '  - {from: a, to: review, on: pass}');
+
+  it('refuses a human node without a gate, at its `actor:` line', () => {
+    expect(issues(graph('  - id: review', '    phase: needs-review', '    actor: human'))).toEqual([
+      '6:12 human node "review" has no gate predicate only a person can satisfy, so it would pass by itself: add `approved: <artifact>` to its gate',
+    ]);
+  });
+
+  it('refuses a human node whose gate an agent can satisfy alone, at its `gate:` line', () => {
+    const found = issues(graph('  - id: review', '    phase: needs-review', '    actor: human', '    produces: a.md', '    gate:', '      - locked: true', '      - sections: [Overview]'));
+    expect(found).toEqual([expect.stringMatching(/^9:7 human node "review" has no gate predicate only a person can satisfy/)]);
+  });
+
+  it('compiles a human node whose gate holds `approved:`', () => {
+    expect(issues(graph('  - {id: review, phase: needs-review, actor: human, produces: a.md, gate: [{locked: true}, {approved: a.md}]}'))).toEqual([]);
+    expect(issues(graph('  - {id: review, phase: needs-review, actor: human, gate: [{approved: a.md}]}'))).toEqual([]);
+  });
+
+  it('leaves `escalated` alone while only escalation enters it, and refuses it once an edge leads there', () => {
+    const escalated = (edge: string) => yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', '  - {id: escalated, phase: a, actor: human}', ...(edge ? ['edges:', edge] : ['edges: []']));
+    expect(issues(escalated(''))).toEqual([]);
+    expect(issues(escalated('  - {from: a, to: escalated, on: pass}'))).toEqual([expect.stringMatching(/^4:38 human node "escalated" has no gate predicate only a person can satisfy/)]);
+  });
+
+  it('reports every human node without a person-only predicate with the rest of the graph\'s errors (a misspelt `approved:` too)', () => {
+    const found = issues(yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', '  - {id: b, phase: a, actor: human}', '  - {id: c, phase: a, actor: human, gate: [{aproved: a.md}]}', 'edges:', '  - {from: a, to: b, on: pass}'));
+    expect(found.map((f) => f.split(' ').slice(0, 4).join(' '))).toEqual(['4:30 human node "b"', '5:43 human node "c"', '5:54 unknown gate predicate']);
   });
 });

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { didYouMean, dottedPath, schemaIssues, type IssueAt } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
+import { ESCALATED_NODE } from '../graph-state/graph-state.js';
 import { PREDICATES } from '../rules/predicates.js';
 import { GATE_PREDICATES, GraphSchema, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
@@ -108,6 +109,20 @@ function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): Sourc
         issues.push(issue(['nodes', index, 'gate', j], `node "${node.id}" has a gate predicate that reads the produced artifact, but declares no \`produces\``));
       }
     });
+    // A human node waits until a person acts, so its gate needs a predicate only a person can
+    // satisfy; without one it would pass by itself (decision 110). `escalated` is entered only by
+    // escalation and left only by `graph force`, so it needs none while no edge leads into it.
+    if (node.actor === 'human' && !(node.gate ?? []).some(personOnly)) {
+      const exempt = node.id === ESCALATED_NODE && !graph.edges.some((e) => e?.to === node.id);
+      if (!exempt) {
+        issues.push(
+          issue(
+            ['nodes', index, node.gate ? 'gate' : 'actor'],
+            `human node "${node.id}" has no gate predicate only a person can satisfy, so it would pass by itself: add \`approved: <artifact>\` to its gate`,
+          ),
+        );
+      }
+    }
   });
   const routes = new Set<string>();
   graph.edges.forEach((edge, index) => {
@@ -161,6 +176,10 @@ function forwardCycles(graph: GraphInput | LenientGraph, issue: IssueAt): Source
     }
   }
   return issues;
+}
+
+function personOnly(predicate: unknown): boolean {
+  return isRecord(predicate) && Object.keys(predicate).some((key) => Object.hasOwn(PREDICATES, key) && PREDICATES[key as GatePredicateKind].personOnly === true);
 }
 
 function schemaIssue(raw: v.BaseIssue<unknown>, root: unknown, issue: IssueAt): SourceIssue {

@@ -36,7 +36,7 @@ describe('graphToMermaid', () => {
   });
 
   it('renders a repository graph and rejects nothing it produces', async () => {
-    const compiled = compileGraph('g.yaml', 'start: a\nnodes:\n  - {id: a, phase: p, actor: agent}\n  - {id: b-2, phase: p, actor: human}\nedges:\n  - {from: a, to: b-2, on: pass}\n  - {from: b-2, to: a, on: changes-requested}\n');
+    const compiled = compileGraph('g.yaml', 'start: a\nnodes:\n  - {id: a, phase: p, actor: agent}\n  - {id: b-2, phase: p, actor: human, gate: [{approved: a.md}]}\nedges:\n  - {from: a, to: b-2, on: pass}\n  - {from: b-2, to: a, on: changes-requested}\n');
     if (!compiled.ok) throw new Error('graph');
     const db = await parse(graphToMermaid(compiled.graph));
     expect(db.getRelations().map((r) => r.relationTitle).filter(Boolean)).toEqual(['pass', 'changes-requested']);

@@ -3,6 +3,18 @@ import * as v from 'valibot';
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 const nodeId = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and hyphens'));
 
+/** Seconds a process may run: finite and greater than 0 (`.inf` and `.nan` are errors). */
+export const timeoutSeconds = v.pipe(v.number('must be a number of seconds'), v.finite('must be finite'), v.gtValue(0, 'must be greater than 0'));
+
+/** A file inside the repository, relative to its root. */
+export const repositoryPath = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.check((path) => !path.startsWith('/') && !/^[A-Za-z]:/.test(path), 'must be relative to the repository root'),
+  v.check((path) => !path.split(/[\\/]/).includes('..'), 'must stay inside the repository (no "..")'),
+);
+
 /** Gate predicates, one key per list item (docs/graph.md). Unknown keys are errors. */
 export const GATE_PREDICATES = {
   locked: v.strictObject({ locked: v.literal(true) }),
@@ -51,6 +63,12 @@ export const NodeSchema = v.strictObject({
   choices: v.optional(v.array(nodeId)),
   notify: v.optional(NotifySchema),
   assignment: v.optional(nonEmpty),
+  /** `inherit`: an orchestrated run resumes the work item's previous session on the same harness; `fresh` (default) starts a new one. */
+  session: v.optional(v.picklist(['fresh', 'inherit'])),
+  /** How long one harness run at this node may take before its process group is killed. */
+  timeoutSeconds: v.optional(timeoutSeconds),
+  /** Files disclosed in this node's assignment, and only in this node's. */
+  references: v.optional(v.array(repositoryPath)),
 });
 
 export const EdgeSchema = v.strictObject({

@@ -8,6 +8,19 @@ export interface OneShotRequest {
   readonly model?: string | undefined;
   /** `json` asks for the harness's result object; `text` for its plain reply. */
   readonly outputFormat: 'json' | 'text';
+  /**
+   * The run may change files in its working directory: an orchestrated node writes its
+   * artifact. Absent for a review or a probe, which only read.
+   */
+  readonly writes?: boolean | undefined;
+  /** Continue this recorded session (the harness's session id) instead of starting a fresh one. */
+  readonly resume?: string | undefined;
+  /**
+   * A JSON Schema the reply must match (structured output). A harness that can enforce one
+   * is given it; the prompt asks for the same JSON either way, and the answer is validated
+   * by the-loop whatever the harness did.
+   */
+  readonly answerSchema?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The argv tail (after the binary) and the bytes to feed on stdin, if any. */
@@ -39,6 +52,12 @@ export interface HarnessResult {
    * `api_error_status`): a refused model (404) is told apart from a bad key or an overload.
    */
   readonly apiErrorStatus: number | null;
+  /**
+   * The structured answer, when the run was asked for one: the result object's
+   * `structured_output`, else the reply text when it is one JSON object. Undefined for
+   * anything else — an answer that cannot be read is never guessed from prose.
+   */
+  readonly structured: unknown;
 }
 
 /** What the-loop does when a hook event arrives. */

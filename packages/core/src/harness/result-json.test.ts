@@ -18,7 +18,24 @@ describe('parseResultLike', () => {
       sessionId: 's-1',
       usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4, costUsd: 0.5, present: true },
       apiErrorStatus: null,
+      structured: undefined,
     });
+  });
+
+  it('reads a structured answer from structured_output, else from a reply that is one JSON object', () => {
+    const claude = JSON.stringify({ type: 'result', is_error: false, result: '{"next":"b"}', structured_output: { next: 'b' } });
+    expect(parseResultLike(claude, 0).structured).toEqual({ next: 'b' });
+    const cursor = JSON.stringify({ type: 'result', is_error: false, result: '```json\n{"next": "a"}\n```' });
+    expect(parseResultLike(cursor, 0).structured).toEqual({ next: 'a' });
+    expect(parseResultLike('{"findings": []}\n', 0).structured).toEqual({ findings: [] });
+  });
+
+  it('reads no structured answer from prose, from a list or from JSON inside a sentence', () => {
+    const reply = (result: string) => parseResultLike(JSON.stringify({ type: 'result', is_error: false, result }), 0).structured;
+    expect(reply('I pick {"next": "a"} because it is next.')).toBeUndefined();
+    expect(reply('["a"]')).toBeUndefined();
+    expect(reply('{"next": "a"')).toBeUndefined();
+    expect(parseResultLike('Findings: none', 0).structured).toBeUndefined();
   });
 
   it('reads the status of a failed model API call, and only an HTTP error status', () => {

@@ -72,14 +72,30 @@ export function reportsError(payload: Record<string, unknown>): boolean {
  */
 export function parseResultLike(stdout: string, exitCode: number): HarnessResult {
   const payload = parseResultObject(stdout);
-  if (!payload) return { text: stdout, isError: exitCode !== 0, sessionId: null, usage: NO_USAGE, apiErrorStatus: null };
+  if (!payload) return { text: stdout, isError: exitCode !== 0, sessionId: null, usage: NO_USAGE, apiErrorStatus: null, structured: jsonAnswer(stdout) };
   const sessionId = payload['session_id'];
   const status = payload['api_error_status'];
+  const text = reviewText(payload) ?? stdout;
+  const structured = payload['structured_output'];
   return {
-    text: reviewText(payload) ?? stdout,
+    text,
     isError: exitCode !== 0 || reportsError(payload),
     sessionId: typeof sessionId === 'string' ? sessionId : null,
     usage: readUsage(payload),
     apiErrorStatus: Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599 ? (status as number) : null,
+    structured: structured !== undefined && structured !== null ? structured : jsonAnswer(text),
   };
+}
+
+/**
+ * A reply that is one JSON object: the whole text, or the whole text as one fenced code
+ * block (a model asked for JSON sometimes fences it). Anything else is no answer.
+ */
+export function jsonAnswer(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  const fenced = /^```[A-Za-z]*\r?\n([\s\S]*?)\r?\n```$/.exec(trimmed);
+  const body = (fenced ? (fenced[1] as string) : trimmed).trim();
+  if (!body.startsWith('{')) return undefined;
+  const parsed = parseJsonObject(body, 'the answer');
+  return parsed.ok ? parsed.value : undefined;
 }

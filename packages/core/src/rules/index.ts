@@ -1,5 +1,6 @@
 // The rule registry: every rule the-loop reports, one module each, in RULE_IDS order.
 import type { RuleId } from '../diagnostic.js';
+import { rule as approvalIgnored } from './approval-ignored.js';
 import { rule as approvalMissing } from './approval-missing.js';
 import { rule as approvalStale } from './approval-stale.js';
 import { rule as artifactAmbiguous } from './artifact-ambiguous.js';
@@ -43,6 +44,7 @@ export const RULES: readonly Rule[] = [
   templateResidue,
   approvalMissing,
   approvalStale,
+  approvalIgnored,
   graphStateInvalid,
   internalError,
   evidenceMissing,

@@ -50,15 +50,32 @@ export function claimDisagrees(
   };
 }
 
-/** Graph state records a current node other than the one the artifacts put the work item at. */
-export function recordedNodeDisagrees(stateFile: string, recorded: string | null, derived: string | null): Diagnostic {
+/**
+ * Graph state records a current node other than the one the artifacts put the work item at.
+ * Behind (the artifacts moved on through passing gates) is a warning that `graph advance` or the
+ * next Stop hook resolves; ahead of the artifacts, or off their main line, is an error.
+ */
+export function recordedNodeDisagrees(stateFile: string, recorded: string | null, derived: string | null, behind: boolean): Diagnostic {
+  const at = `"${recorded ?? 'done'}"`;
+  const reach = `"${derived ?? 'done'}"`;
+  if (behind) {
+    return report(rule, {
+      severity: 'warning',
+      message: `Graph state records ${at} as the current node; the artifacts have moved on through passing gates to ${reach}.`,
+      file: stateFile,
+      position: { line: 1, column: 1 },
+      expected: derived ?? 'done',
+      actual: recorded ?? 'done',
+      fix: 'Run `the-loop graph advance <id>` (the next Stop hook does it too) to move the recorded pointer along the passing edges.',
+    });
+  }
   return report(rule, {
-    message: `Graph state records "${recorded ?? 'done'}" as the current node, but the artifacts put this work item at "${derived ?? 'done'}".`,
+    message: `Graph state records ${at} as the current node, but the artifacts put this work item at ${reach}.`,
     file: stateFile,
     position: { line: 1, column: 1 },
     expected: derived ?? 'done',
     actual: recorded ?? 'done',
-    fix: 'Run `the-loop graph advance <id>` to move the recorded pointer along the declared edges.',
+    fix: `Meet the gate of ${reach} (see its findings), or move the pointer back with \`the-loop graph force <id> --to ${derived ?? '<node>'} --reason <why>\`.`,
   });
 }
 
@@ -81,7 +98,8 @@ edges:
     notOk: [
       { title: 'the log claims building while the plan gate is unmet (an error)', graph: GRAPH, files: { 'plan.md': EMPTY_PLAN, 'execution-log.md': log('building') }, findings: ['execution-log.md:2:8'] },
       { title: 'the log still says planning once the plan is done (a warning)', graph: GRAPH, files: { 'plan.md': PLAN, 'execution-log.md': log('planning') }, findings: ['execution-log.md:2:8'] },
-      { title: 'graph state records a node the artifacts have left', graph: GRAPH, files: { 'plan.md': PLAN }, graphState: state('plan'), findings: ['graph-state.json:1:1'] },
+      { title: 'graph state records a node the artifacts have left (a warning)', graph: GRAPH, files: { 'plan.md': PLAN }, graphState: state('plan'), findings: ['graph-state.json:1:1'] },
+      { title: 'graph state records a node ahead of the artifacts (an error)', graph: GRAPH, files: { 'plan.md': EMPTY_PLAN }, graphState: state('build'), findings: ['graph-state.json:1:1'] },
     ],
     ok: [
       { title: 'the log names the phase the work is at', graph: GRAPH, files: { 'plan.md': EMPTY_PLAN, 'execution-log.md': log('planning') } },

@@ -18,7 +18,7 @@ export function approvalTarget(names: string, ctx: PredicateContext): { wanted: 
 export function approvalsOf(name: string, ctx: PredicateContext): { fresh: Approval | undefined; stale: Approval | undefined; digest: string | undefined } {
   const digest = ctx.digests.get(name);
   const records = ctx.approvals.filter((a) => a.artifact === name && ctx.approvers.has(a.by));
-  return { fresh: records.find((a) => a.digest === digest), stale: records[records.length - 1], digest };
+  return { fresh: records.find((a) => a.digest !== '' && a.digest === digest), stale: records[records.length - 1], digest };
 }
 
 /** A check's evidence record, as a finding names it. */

@@ -1,6 +1,6 @@
 import type { Artifact } from '../artifact/types.js';
 import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId, type Severity } from '../diagnostic.js';
-import type { Approval, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
+import type { Approval, ApprovalSource, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
 import type { VerificationView } from '../verification/view.js';
@@ -19,6 +19,9 @@ export interface PredicateContext {
   readonly approvers: ReadonlySet<string>;
   /** The work item's checks, evidence and criteria, judged once on first use. */
   readonly verification: () => VerificationView;
+  readonly approvalSource: ApprovalSource;
+  /** Why approvals could not be read, when they could not. */
+  readonly approvalsUnavailable: string | undefined;
 }
 
 /** The value a gate list item holds under its key (`sections: [...]` → the titles). */
@@ -66,7 +69,7 @@ export interface RuleExample {
   /** The work item's graph-state.json as written, when it has one. */
   readonly graphState?: string;
   /** Approvals, approvers, file digests and verification the gate reads. */
-  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification'>;
+  readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification' | 'approvalSource' | 'approvalsUnavailable' | 'ignoredApprovals'>;
   /** Where the rule reports, relative to the work item's folder (a file outside it from the repository root); absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseArtifact } from '../artifact/parse-artifact.js';
+import { appendConflict } from './conflicts.js';
+
+const entry = {
+  at: '2026-03-01T10:00:00.000Z',
+  node: 'design',
+  attempts: 3,
+  reason: '3 unmet attempts at "design" (maxAttempts 3)',
+  findings: ['docs/specs/issue-7/design.md:4:1  section-empty  Section "Security design" is empty.'],
+  tried: ['attempt 1: claude exited 0; the gate was unmet', 'attempt 2: claude timed\nout'],
+};
+
+describe('appendConflict', () => {
+  it('starts conflicts.md with a header and one entry per escalation, each line on one line', () => {
+    const first = appendConflict(undefined, entry);
+    expect(first).toContain('# Conflicts\n');
+    expect(first).toContain(
+      [
+        '## 2026-03-01T10:00:00.000Z: escalated at design',
+        '',
+        '- Reason: 3 unmet attempts at "design" (maxAttempts 3)',
+        '- Unmet attempts: 3',
+        '- Findings:',
+        '  - docs/specs/issue-7/design.md:4:1  section-empty  Section "Security design" is empty.',
+        '- Tried:',
+        '  - attempt 1: claude exited 0; the gate was unmet',
+        '  - attempt 2: claude timed out',
+        '',
+      ].join('\n'),
+    );
+    const second = appendConflict(first, { ...entry, at: '2026-03-02T10:00:00.000Z', findings: [], tried: [] });
+    expect(second.startsWith(first)).toBe(true);
+    expect(parseArtifact('conflicts.md', second).sections.map((s) => s.title)).toEqual([
+      'Conflicts',
+      '2026-03-01T10:00:00.000Z: escalated at design',
+      '2026-03-02T10:00:00.000Z: escalated at design',
+    ]);
+    expect(second).toContain('  - (not recorded: the escalation came from outside an orchestrated run)\n');
+  });
+});
