@@ -76,6 +76,12 @@ describe('check over a set of work items', () => {
     expect(badRef.stderr).toContain('no-such-ref');
 
     // git must not read the ref as an option of its own: no file is written, the run is refused.
+    // An unset CI variable gives an empty ref: a gate that checked nothing must not pass.
+    for (const empty of ['', '  ']) {
+      const unset = await runBuiltCli(['check', '--changed-from', empty, '--format', 'json'], { cwd: dir });
+      expect([unset.code, unset.stdout]).toEqual([2, '']);
+      expect(unset.stderr).toContain('--changed-from is empty');
+    }
     const optionRef = await runBuiltCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
     expect(optionRef.code).toBe(2);
     expect(optionRef.stderr).toContain('--changed-from takes a git ref');

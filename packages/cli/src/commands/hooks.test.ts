@@ -124,6 +124,13 @@ describe('hooks install', () => {
     const substituted = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
     expect(substituted.code).toBe(2);
     expect(substituted.stderr).toContain('no shell operators');
+    // What a shell reads differently from doctor: `#` would comment out the event (the hook exits 2, "block").
+    for (const launcher of ['the-loop #', 'the-loop \\x', 'the-lo*p', '~/bin/the-loop', '$HOME/the-loop', '"$CLAUDE_PROJECT_DIR"/the-loop']) {
+      const refused = await runBuiltCli(['hooks', 'install', '--claude', '--command', launcher], { cwd: dir });
+      expect(refused.code, launcher).toBe(2);
+    }
     expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
+    // Quotes read the same to both.
+    expect((await runBuiltCli(['hooks', 'install', '--claude', '--command', "node 'tools/the loop.mjs'"], { cwd: dir })).code).toBe(0);
   });
 });
