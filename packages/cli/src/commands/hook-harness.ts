@@ -97,7 +97,10 @@ async function answerStop(adapter: HarnessAdapter, values: Values, env: CommandE
   const say = (text: string): void => void env.stderr.write(`the-loop: ${text}\n`);
   let decision: StopDecision;
   try {
-    const decided = await Promise.race([decideStopEvent(adapter, values, env, context, deadline, say), deadline.reached]);
+    const work = decideStopEvent(adapter, values, env, context, deadline, say);
+    // Past the deadline nobody waits for it; what it ends with then is not an unhandled error.
+    work.catch(() => undefined);
+    const decided = await Promise.race([work, deadline.reached]);
     if (decided === 'deadline') {
       decision = await failedStop(adapter, context, env, say, {
         problem: `deciding took longer than ${deadline.seconds} s (hooks.stopDeadlineSeconds)`,
