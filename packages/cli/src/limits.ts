@@ -14,6 +14,8 @@ export const READ_LIMITS = {
   config: 1 * MiB,
   /** A work item's graph state: it grows by an entry per transition, never by megabytes. */
   graphState: 4 * MiB,
+  /** `.the-loop/baseline.json`: one short entry per accepted finding, tens of thousands at most. */
+  baseline: 16 * MiB,
   /** Machine-local state (the stop hooks' counters, cached verdicts). */
   local: 4 * MiB,
   /** A critic's prompt file. */

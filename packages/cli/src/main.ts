@@ -9,6 +9,7 @@ import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
+  baseline: () => import('./commands/baseline.js'),
   graph: () => import('./commands/graph.js'),
   run: () => import('./commands/run.js'),
   critic: () => import('./commands/critic.js'),
@@ -30,6 +31,7 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     'Commands:',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
+    '  baseline            record today\'s findings in .the-loop/baseline.json so only new ones fail',
     '  verify <work-item>  run the declared checks and record evidence bound to the repository state',
     '  proof <work-item>   print the completion proof (completion.v1): COMPLETE only on current evidence',
     '  graph <subcommand>  the lifecycle graph: show, status, advance, complete, force, approve',

@@ -24,6 +24,7 @@ export const RULE_IDS = [
   'evidence-stale',
   'evidence-invalid',
   'criterion-ambiguous',
+  'baseline-grown',
 ] as const;
 
 /** A stable rule identifier. */
@@ -49,6 +50,8 @@ export interface Diagnostic {
   readonly actual?: string;
   readonly fix?: string;
   readonly url: string;
+  /** Accepted in `.the-loop/baseline.json`: reported, but it fails nothing. */
+  readonly baselined?: true;
 }
 
 /** A position in a document, 1-based. */

@@ -27,10 +27,21 @@ export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 export type { ApprovalSource } from './gate/inputs.js';
 
+export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineEntries, baselineGrowth, baselineOf, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
+export type { Baseline, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
+export { baselineGrew } from './rules/baseline-grown.js';
+export { FIXED_RULES, RulesSchema, applyRuleLevels } from './config/rule-levels.js';
+export type { RuleLevel, RuleLevels } from './config/rule-levels.js';
+export { DEFAULT_GATE_SETTINGS } from './gate/settings.js';
+export type { GateSettings } from './gate/settings.js';
+export { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, outcomeOf, readReviewCycles } from './execution-log/review-cycles.js';
+export type { ReviewCycleSettings, ReviewCycles, ReviewOutcome, ReviewRound } from './execution-log/review-cycles.js';
+
 export { buildReport, toReportInput } from './report/build-report.js';
 export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/build-report.js';
 
-export { CONFIG_FILES, DEFAULT_SPEC_DIR, WorkflowSchema, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
+export { CONFIG_FILES, DEFAULT_SPEC_DIR, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
+export { WorkflowSchema } from './config/workflow-schema.js';
 export type { ConfigResult, HarnessConfig } from './config/harness-config.js';
 
 export { parseYamlSource } from './yaml/yaml-source.js';

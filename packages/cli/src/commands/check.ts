@@ -1,4 +1,5 @@
-import type { WorkItemResult } from '@the-loop/core';
+import type { Diagnostic, WorkItemResult } from '@the-loop/core';
+import { baselineGrownSince } from '../gate/baseline-growth.js';
 import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
@@ -88,32 +89,40 @@ export const command: Command = {
       env.stderr.write(`the-loop: ${ids.length} work item${ids.length === 1 ? '' : 's'} changed since ${values['changed-from']}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}\n`);
     }
     const results = await mapLimit(ids, 16, (id) => evaluateFromDisk(repo, id, options));
+    // A baseline may shrink silently; what it accepts since REF is reported, and fails like any error.
+    const grown = values['changed-from'] === undefined ? [] : await baselineGrownSince(repo, values['changed-from']);
     const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
+    const ok = failing.length === 0 && !grown.some((d) => d.severity === 'error');
     if (format === 'json') {
       const selection = values.all ? { all: true } : { changedFrom: values['changed-from'] };
-      env.stdout.write(`${JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok: failing.length === 0, failing, results }, null, 2)}\n`);
-    } else writeSet(format, results, failOn, env, rulesUrl, repo);
-    return failing.length > 0 ? 1 : 0;
+      const baseline = values['changed-from'] === undefined ? {} : { baselineGrown: grown };
+      env.stdout.write(`${JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok, failing, results, ...baseline }, null, 2)}\n`);
+    } else writeSet(format, results, failOn, env, rulesUrl, repo, grown);
+    return ok ? 0 : 1;
   },
 };
 
-function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo): void {
+function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo, grown: readonly Diagnostic[] = []): void {
   const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
-  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }), null, 2)}\n`);
+  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }, grown), null, 2)}\n`);
   else if (format === 'github') {
-    env.stdout.write(toGithubAnnotations(results, failOn));
+    env.stdout.write(toGithubAnnotations(results, failOn, grown));
     env.stderr.write(githubSummary(results, failing));
   } else {
     const c = colorsFor(env.stdout, env.env);
     if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
     env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
+    if (grown.length > 0) env.stdout.write(`\n${c.bold('The baseline grew')}: ${grown.length} entr${grown.length === 1 ? 'y' : 'ies'} accepted since the compared commit\n${grown.map((d) => formatFinding(d, c)).join('\n')}\n`);
   }
 }
 
 function renderCheck(result: WorkItemResult, c: Colors): string {
-  const headline = result.ok
-    ? c.green(`${result.workItem}: every gate passes`)
-    : `${c.bold(result.workItem)}: current node ${c.bold(result.currentNode ?? '—')}`;
+  const baselined = result.findings.filter((d) => d.baselined === true).length;
+  const headline = !result.ok
+    ? `${c.bold(result.workItem)}: current node ${c.bold(result.currentNode ?? '—')}`
+    : baselined === 0
+      ? c.green(`${result.workItem}: every gate passes`)
+      : `${c.green(`${result.workItem}: nothing new is unmet`)} (${baselined} baselined finding${baselined === 1 ? '' : 's'}; current node ${c.bold(result.currentNode ?? '—')})`;
   const rows = result.nodes.map((node) => {
     const outcome = node.outcome ?? '';
     const paint = outcome === 'pass' || outcome === 'skip' ? c.green : outcome === 'wait' ? c.yellow : outcome === 'block' ? c.red : c.dim;

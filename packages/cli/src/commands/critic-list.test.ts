@@ -106,7 +106,7 @@ describe('Running a round: critic list reports each critic, its executable, PATH
     const result = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.critics must be a list/);
+    expect(result.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.critics: must be a list of critic entries/);
   });
 
   it('prints a table for people', async () => {
@@ -118,16 +118,16 @@ describe('Running a round: critic list reports each critic, its executable, PATH
 });
 
 describe('reviews configuration scope', () => {
-  it('a broken reviews section stops critic commands but not check, which does not read it', async () => {
+  it('a broken reviews section stops every command, check too, with its line: configuration errors come together', async () => {
     const root = await tempProject({
       [CONFIG]: 'reviews:\n  criticReviewCount: many\n',
       'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n',
     });
-    const critic = await runWithStandins(['critic', 'list'], { cwd: root, env: { PATH: STANDIN_PATH } });
-    expect(critic.code).toBe(2);
-    expect(critic.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.criticReviewCount: must be a whole number/);
-    const check = await runWithStandins(['check', 'issue-1', '--format', 'json'], { cwd: root, env: { PATH: STANDIN_PATH } });
-    expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1' });
+    for (const args of [['critic', 'list'], ['check', 'issue-1', '--format', 'json']]) {
+      const run = await runWithStandins(args, { cwd: root, env: { PATH: STANDIN_PATH } });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/harness-config\.yaml:2:\d+ +reviews\.criticReviewCount: must be a whole number/);
+    }
   });
 });

@@ -166,10 +166,10 @@ describe('graph advance / approve / complete', () => {
   });
 
   it('validates ids and reports a broken collaborators file with its line', async () => {
-    const root = await repo({ '.the-loop/collaborators.yaml': 'collaborators:\n  - login: alice\n    roles: approver\n' });
-    const bad = await runWithoutTokens(['graph', 'advance', '../x'], { cwd: root });
+    const bad = await runWithoutTokens(['graph', 'advance', '../x'], { cwd: await repo() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('names a path outside the spec root');
+    const root = await repo({ '.the-loop/collaborators.yaml': 'collaborators:\n  - login: alice\n    roles: approver\n' });
     const broken = await runWithoutTokens(['graph', 'approve', ID, 'requirements.md', '--by', 'alice'], { cwd: root });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('.the-loop/collaborators.yaml:3:');

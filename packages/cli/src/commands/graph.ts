@@ -16,7 +16,6 @@ import { UsageError } from '../errors.js';
 import { step } from '../gate/advance.js';
 import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
 import { commitTransitions, type Decision } from '../state/commit-transitions.js';
-import { loadCollaborators } from '../workspace/collaborators.js';
 import { loadGraphState } from '../state/graph-state-store.js';
 import { sha256 } from '../workspace/digest.js';
 import { READ_LIMITS } from '../limits.js';
@@ -207,8 +206,7 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
   if (!by) throw new UsageError(`graph approve needs --by LOGIN\n${USAGE}`);
   const known = artifactNames(repo.config.graph);
   if (!known.includes(artifact)) throw new UsageError(`"${artifact}" is not an artifact of the lifecycle (known: ${known.join(', ')})`);
-  const collaborators = await loadCollaborators(repo);
-  const approvers = loginsWithRole(collaborators, APPROVER_ROLE);
+  const approvers = loginsWithRole(repo.collaborators, APPROVER_ROLE);
   if (!approvers.includes(by)) {
     throw new UsageError(`"${by}" is not listed with the ${APPROVER_ROLE} role in .the-loop/collaborators.yaml${approvers.length > 0 ? ` (approvers: ${approvers.join(', ')})` : ' (no approvers are listed)'}`);
   }
@@ -234,7 +232,7 @@ async function optIn(repo: Repo, id: string, node: string, by: string | undefine
   const optional = repo.config.graph.nodes.filter((n) => n.optIn).map((n) => n.id);
   if (!optional.includes(node)) throw new UsageError(`"${node}" is not an opt-in node (opt-in nodes: ${optional.join(', ') || 'none'})`);
   // Opting in adds work, so any listed collaborator may do it; it can never remove a gate.
-  if (!(await loadCollaborators(repo)).some((c) => c.login === by)) throw new UsageError(`"${by}" is not listed in .the-loop/collaborators.yaml`);
+  if (!repo.collaborators.some((c) => c.login === by)) throw new UsageError(`"${by}" is not listed in .the-loop/collaborators.yaml`);
   return mutate(repo, id, env, out, 'opt-in', async (state) => ({
     results: [{ ok: true, state: { ...state, selectedOptIns: [...new Set([...state.selectedOptIns, node])] }, effects: [], taken: null }],
   }));

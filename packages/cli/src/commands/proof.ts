@@ -29,7 +29,7 @@ export const command: Command = {
     const repo = await openRepo(env.cwd, values.repo);
     await resolveWorkItem(repo, id);
     const [input, commit] = await Promise.all([gatherInput(repo, id), headCommit(repo.root).catch(() => null)]);
-    const proof = buildCompletionProof(repo.config.graph, input, { commit });
+    const proof = buildCompletionProof(repo.config.graph, input, { commit }, repo.config.gate);
     env.stdout.write(format === 'json' ? formatJson(proof) : proofToMarkdown(proof));
     return proof.verdict === 'COMPLETE' ? 0 : 1;
   },

@@ -1,10 +1,10 @@
 import { formatLocation, type Diagnostic } from '@the-loop/core';
 import type { Colors } from './colors.js';
 
-/** One finding as `file:line:col  ruleId  message`, with its fix on the next line. */
+/** One finding as `file:line:col  ruleId  message` (`(baselined)` after an accepted one), with its fix on the next line. */
 export function formatFinding(d: Diagnostic, c: Colors, indent = ''): string {
-  const severity = d.severity === 'error' ? c.red(d.ruleId) : c.yellow(d.ruleId);
-  const lines = [`${indent}${c.bold(formatLocation(d))}  ${severity}  ${d.message}`];
+  const severity = d.baselined === true ? c.dim(d.ruleId) : d.severity === 'error' ? c.red(d.ruleId) : c.yellow(d.ruleId);
+  const lines = [`${indent}${c.bold(formatLocation(d))}  ${severity}  ${d.message}${d.baselined === true ? c.dim('  (baselined)') : ''}`];
   if (d.fix) lines.push(`${indent}    ${c.dim(`fix: ${d.fix}`)}`);
   return lines.join('\n');
 }

@@ -4,16 +4,23 @@ import { levelOf, type Level } from './level.js';
 
 const COMMAND: Record<Level, string> = { error: 'error', warning: 'warning', note: 'notice' };
 
-/** GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per finding. */
-export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: FailOn): string {
-  const lines = results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d, levelOf(result, d, failOn))));
+/**
+ * GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per finding
+ * of each work item, then per finding about the repository as a whole (a grown baseline).
+ */
+export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: FailOn, repositoryFindings: readonly Diagnostic[] = []): string {
+  const lines = [
+    ...results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d, levelOf(result, d, failOn)))),
+    ...repositoryFindings.map((d) => annotation(undefined, d, d.severity === 'error' ? 'error' : 'warning')),
+  ];
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-function annotation(workItem: string, d: Diagnostic, level: Level): string {
+function annotation(workItem: string | undefined, d: Diagnostic, level: Level): string {
   const props = [`file=${escapeProperty(d.file)}`];
   if (d.line !== undefined) props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
-  props.push(`title=${escapeProperty(`the-loop ${d.ruleId} (${workItem}${d.node ? ` · ${d.node}` : ''})`)}`);
+  const about = [workItem, d.node, d.baselined === true ? 'baselined' : undefined].filter(Boolean).join(' · ');
+  props.push(`title=${escapeProperty(`the-loop ${d.ruleId}${about === '' ? '' : ` (${about})`}`)}`);
   const text = `${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
   return `::${COMMAND[level]} ${props.join(',')}::${escapeData(text)}`;
 }

@@ -7,8 +7,12 @@ import { levelOf, type Level } from './level.js';
 /** Where code scanning links a rule when no other documentation URL is given (SARIF needs an absolute URI). */
 export const DEFAULT_RULES_URL = 'urn:the-loop:rules';
 
-/** SARIF 2.1.0 for a set of checked work items: every rule in `rules[]`, stable fingerprints. */
-export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string; failOn: FailOn }): Log {
+/**
+ * SARIF 2.1.0 for a set of checked work items, and findings about the repository as a whole
+ * (a grown baseline): every rule in `rules[]`, stable fingerprints, baselined findings as notes
+ * whose `baselineState` is `unchanged`.
+ */
+export function toSarif(results: readonly WorkItemResult[], options: { version: string; rulesUrl: string; failOn: FailOn }, repositoryFindings: readonly Diagnostic[] = []): Log {
   const rules: ReportingDescriptor[] = RULES.map(({ id, summary, severity }) => ({
     id,
     name: id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase()),
@@ -26,6 +30,7 @@ export function toSarif(results: readonly WorkItemResult[], options: { version: 
       return toResult(result.workItem, d, fingerprint(`${base}\u0000${occurrence}`), levelOf(result, d, options.failOn));
     }),
   );
+  for (const d of repositoryFindings) sarifResults.push(toResult(undefined, d, fingerprint(`${d.ruleId}\u0000${d.file}\u0000${d.message}`), d.severity === 'error' ? 'error' : 'warning'));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -40,7 +45,7 @@ export function toSarif(results: readonly WorkItemResult[], options: { version: 
   };
 }
 
-function toResult(workItem: string, d: Diagnostic, print: string, level: Level): Result {
+function toResult(workItem: string | undefined, d: Diagnostic, print: string, level: Level): Result {
   return {
     ruleId: d.ruleId,
     ruleIndex: RULE_IDS.indexOf(d.ruleId),
@@ -56,7 +61,8 @@ function toResult(workItem: string, d: Diagnostic, print: string, level: Level):
     ],
     // Line numbers are left out so a finding keeps its identity when text above it moves.
     partialFingerprints: { 'theLoopFinding/v1': print },
-    properties: { workItem, ...(d.node !== undefined ? { node: d.node } : {}) },
+    ...(d.baselined === true ? { baselineState: 'unchanged' as const } : {}),
+    properties: { ...(workItem !== undefined ? { workItem } : {}), ...(d.node !== undefined ? { node: d.node } : {}) },
   };
 }
 

@@ -1,11 +1,14 @@
 import {
   APPROVER_ROLE,
+  applyBaseline,
+  baselineEntries,
   CONFIG_FILES,
   evaluateGate,
   evaluateWorkItem,
   graphStateInput,
   loginsWithRole,
   planFromFiles,
+  type BaselineEntry,
   type Diagnostic,
   type GateOutcome,
   type GraphState,
@@ -13,11 +16,11 @@ import {
   type WorkItemInput,
   type WorkItemResult,
 } from '@the-loop/core';
-import { loadCollaborators } from '../workspace/collaborators.js';
 import { readRecords } from '../evidence/records.js';
 import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
-import { findingsDigest } from '../workspace/digest.js';
+import { loadBaseline } from '../workspace/baseline-file.js';
+import { findingsDigest, sha256 } from '../workspace/digest.js';
 import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
@@ -38,25 +41,33 @@ export interface EvaluateOptions {
  * Read one work item from disk and evaluate it: the one path every command and hook uses.
  * Approvals, approvers and the recorded pointer come from graph state (or, under
  * `approvals.source: github`, the pull request's reviews) and `.the-loop/collaborators.yaml`;
- * a corrupt state file fails the gate (`graph-state-invalid`).
+ * a corrupt state file fails the gate (`graph-state-invalid`). Findings
+ * `.the-loop/baseline.json` accepts are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  return evaluateWorkItem(repo.config.graph, await gatherInput(repo, id, options));
+  const [input, baseline] = await Promise.all([gatherInput(repo, id, options), loadBaseline(repo)]);
+  const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  return baseline ? applyBaseline(result, input, baseline, sha256) : result;
+}
+
+/** A work item's findings as baseline entries, ignoring any baseline there is. */
+export async function baselineEntriesFromDisk(repo: Repo, id: string): Promise<BaselineEntry[]> {
+  const input = await gatherInput(repo, id, {});
+  return baselineEntries(evaluateWorkItem(repo.config.graph, input, repo.config.gate), input, sha256);
 }
 
 /** Everything the gate reads about a work item, from disk, with the approvals its walk asks for. */
 export async function gatherInput(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemInput> {
-  return withReviews(repo, await readInput(repo, id, options), options, (input) => evaluateWorkItem(repo.config.graph, input).findings);
+  return withReviews(repo, await readInput(repo, id, options), options, (input) => evaluateWorkItem(repo.config.graph, input, repo.config.gate).findings);
 }
 
 // Under `approvals.source: github`, recorded approvals are set aside: the reviews count instead.
 async function readInput(repo: Repo, id: string, options: EvaluateOptions): Promise<WorkItemInput> {
-  const [files, collaborators, read] = await Promise.all([
+  const [files, read] = await Promise.all([
     readWorkItem(repo, id, artifactNames(repo.config.graph)),
-    loadCollaborators(repo),
     options.state ? Promise.resolve({ ok: true as const, state: options.state }) : readGraphState(repo, id),
   ]);
-  const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
+  const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
   if (loadRuntimeConfig(repo).approvals.source === 'local') return input;
   return { ...input, approvalSource: 'github', approvals: [], ignoredApprovals: input.approvals };
 }
@@ -68,7 +79,7 @@ async function withReviews(repo: Repo, input: WorkItemInput, options: EvaluateOp
   // parseRuntimeConfig refuses approvals.source: github without a `github:` section.
   const github = loadRuntimeConfig(repo).github;
   if (!github) return input;
-  return { ...input, ...(await forgeApprovals(repo, github, input, await loadCollaborators(repo), { env: options.env ?? process.env, pullRequest: options.pullRequest })) };
+  return { ...input, ...(await forgeApprovals(repo, github, input, repo.collaborators, { env: options.env ?? process.env, pullRequest: options.pullRequest })) };
 }
 
 // The checks that apply, their records, and — only when there is a record to judge — the
@@ -83,8 +94,8 @@ async function verificationInput(repo: Repo, id: string, files: Pick<WorkItemInp
 
 /** Evaluate the gate of one node (the recorded current node) from disk. */
 export async function evaluateNodeFromDisk(repo: Repo, id: string, node: string, options: EvaluateOptions = {}): Promise<{ outcome: GateOutcome; findings: readonly Diagnostic[]; digest: string }> {
-  const graph = repo.config.graph;
-  const input = await withReviews(repo, await readInput(repo, id, { ...options, recompute: true }), options, (read) => evaluateGate(graph, read, node).findings);
-  const verdict = evaluateGate(graph, input, node);
+  const { graph, gate } = repo.config;
+  const input = await withReviews(repo, await readInput(repo, id, { ...options, recompute: true }), options, (read) => evaluateGate(graph, read, node, gate).findings);
+  const verdict = evaluateGate(graph, input, node, gate);
   return { ...verdict, digest: findingsDigest(verdict.findings) };
 }

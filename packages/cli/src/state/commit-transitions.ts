@@ -1,7 +1,6 @@
 import { emptyGraphState, parseRuntimeConfig, startGraph, type Diagnostic, type Effect, type GraphState, type Taken, type TransitionResult } from '@the-loop/core';
 import { configurationError, UsageError } from '../errors.js';
 import { runExternalEffects, runFileEffects, type EffectContext, type EffectReport } from '../effects/run-effects.js';
-import { loadCollaborators } from '../workspace/collaborators.js';
 import type { Repo } from '../workspace/repo.js';
 import { loadGraphState, saveGraphState, withStateLock } from './graph-state-store.js';
 
@@ -84,7 +83,7 @@ export async function commitTransitions(
 ): Promise<Committed | undefined> {
   const runtime = parseRuntimeConfig(repo.config.source);
   if (!runtime.ok && options.onBrokenRuntimeConfig !== 'skip-effects') throw configurationError('the configuration is invalid', runtime.issues);
-  const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: await loadCollaborators(repo), env: env.env } : undefined;
+  const ctx: EffectContext | undefined = runtime.ok ? { repo, id, runtime: runtime.config, collaborators: repo.collaborators, env: env.env } : undefined;
   const now = env.now().toISOString();
   const outcome = await withStateLock(repo, id, async () => {
     const recorded = await loadGraphState(repo, id);

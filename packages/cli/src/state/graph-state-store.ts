@@ -27,7 +27,8 @@ export async function readGraphState(repo: Repo, id: string): Promise<GraphState
 export async function loadGraphState(repo: Repo, id: string): Promise<GraphState | undefined> {
   const read = await readGraphState(repo, id);
   if (read === undefined || read.ok) return read?.state;
-  throw configurationError('the graph state is invalid (fix or restore it; it is never reset silently)', read.issues);
+  const title = read.migration === undefined ? 'the graph state is invalid (fix or restore it; it is never reset silently)' : `the graph state cannot be used. ${read.migration}`;
+  throw configurationError(title, read.issues);
 }
 
 /** Write the state atomically. Call it inside `withStateLock`. */

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { CONFIG_FILES, defaultConfig, parseHarnessConfig, type HarnessConfig } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
 
@@ -9,20 +9,34 @@ export interface Repo {
   readonly config: HarnessConfig;
   /** Absolute path of the spec root. */
   readonly specRoot: string;
+  /** `.the-loop/collaborators.yaml`; none when the file is absent. */
+  readonly collaborators: readonly Collaborator[];
 }
 
-/** Load the repository's configuration; a broken file stops the command (exit 2). */
+/**
+ * Load the repository's configuration and collaborators. Every problem of both files stops the
+ * command together (exit 2), each with its line: one round of fixes, not one per run.
+ */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
   const root = resolve(cwd, repoOption ?? '.');
   let config = defaultConfig();
+  const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
     const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
-    if (!result.ok) throw configurationError('the configuration is invalid', result.issues);
-    config = result.config;
+    if (result.ok) config = result.config;
+    else issues.push(...result.issues);
     break;
   }
-  return { root, config, specRoot: join(root, config.specDir) };
+  let collaborators: readonly Collaborator[] = [];
+  const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
+  if (people !== undefined) {
+    const result = parseCollaborators(COLLABORATORS_FILE, people);
+    if (result.ok) collaborators = result.collaborators;
+    else issues.push(...result.issues);
+  }
+  if (issues.length > 0) throw configurationError('the configuration is invalid', issues);
+  return { root, config, specRoot: join(root, config.specDir), collaborators };
 }

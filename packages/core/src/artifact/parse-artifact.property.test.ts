@@ -25,7 +25,7 @@ function positionsOf(artifact: Artifact): [string, { line?: number | undefined; 
   return [
     ...artifact.diagnostics.map((d): [string, typeof d] => [`diagnostic ${d.ruleId}`, d]),
     ...artifact.sections.map((s): [string, typeof s.position] => [`section ${s.title}`, s.position]),
-    ...artifact.sections.flatMap((s) => s.items.map((i): [string, typeof i.position] => [`item ${i.term}`, i.position])),
+    ...artifact.sections.flatMap((s) => [...s.items, ...s.items.flatMap((i) => i.children)].map((i): [string, typeof i.position] => [`item ${i.text}`, i.position])),
     ...artifact.tasks.map((t): [string, typeof t.position] => [`task ${t.text}`, t.position]),
     ...artifact.tables.flatMap((t) => [[`table`, t.position] as [string, typeof t.position], ...t.rows.map((r): [string, typeof r.position] => ['row', r.position])]),
     ...Object.entries(artifact.frontMatter?.positions ?? {}).map(([key, p]): [string, typeof p] => [`front-matter ${key}`, p]),

@@ -142,13 +142,22 @@ describe('parseArtifact: empty sections', () => {
 });
 
 describe('parseArtifact: list entries', () => {
-  it('names each boundary by its first bold or code span, else its text up to a colon', () => {
-    const text = ['## Security considerations', '- **Webhook endpoint**: signed', '- `token store` at rest', '- Admin panel: behind SSO', '- plain'].join('\n');
-    expect(parseArtifact('a.md', text).sections[0]?.items.map((i) => `${i.position.line} ${i.term}`)).toEqual([
-      '2 Webhook endpoint',
-      '3 token store',
-      '4 Admin panel',
-      '5 plain',
+  it('keeps each item\'s text, the bold or code span it opens with, its first such span anywhere, and where it is', () => {
+    const text = ['## Security considerations', '- **Webhook endpoint**: signed', '- `token store` at rest', '- Admin panel: behind **SSO**', '- plain'].join('\n');
+    expect(parseArtifact('a.md', text).sections[0]?.items.map((i) => [i.position.line, i.text, i.lead, i.marked])).toEqual([
+      [2, 'Webhook endpoint: signed', 'Webhook endpoint', 'Webhook endpoint'],
+      [3, 'token store at rest', 'token store', 'token store'],
+      [4, 'Admin panel: behind SSO', undefined, 'SSO'],
+      [5, 'plain', undefined, undefined],
+    ]);
+  });
+
+  it('keeps one level of nested items, and the subsection each list sits in', () => {
+    const text = ['## Security', '- **Trust boundaries:**', '  - TB-1 queue', '    - deeper detail', '### Abuse cases', '- IF x THEN y'].join('\n');
+    const items = parseArtifact('a.md', text).sections[0]?.items ?? [];
+    expect(items.map((i) => [i.text, i.under, i.children.map((c) => [c.position.line, c.text, c.children.length])])).toEqual([
+      ['Trust boundaries:', undefined, [[3, 'TB-1 queue', 0]]],
+      ['IF x THEN y', 'Abuse cases', []],
     ]);
   });
 });

@@ -97,21 +97,35 @@ function readSections(root: Root): Section[] {
       position: start(node),
       empty: !owned.some(isSubstantive),
       text: owned.map((child) => toString(child)).join('\n'),
-      items: owned.flatMap((child) => (child.type === 'list' ? child.children.map(listEntry) : [])).filter((e) => e.term !== ''),
+      items: listEntries(owned),
     });
   });
   return sections;
 }
 
-function listEntry(item: ListItem): ListEntry {
+// A section's list items, each with the subsection it sits in (a template's `### Abuse cases`).
+function listEntries(owned: readonly RootContent[]): ListEntry[] {
+  let under: string | undefined;
+  return owned.flatMap((child) => {
+    if (child.type === 'heading') under = headingTitle(child);
+    if (child.type !== 'list') return [];
+    return child.children.map((item) => (under === undefined ? listEntry(item) : { ...listEntry(item), under }));
+  });
+}
+
+function listEntry(item: ListItem, depth = 0): ListEntry {
   const paragraph = item.children[0];
-  let term = '';
-  if (paragraph?.type === 'paragraph') {
-    const marked = paragraph.children.find((child) => child.type === 'strong' || child.type === 'inlineCode');
-    const text = toString(paragraph);
-    term = marked ? toString(marked) : (text.split(':', 1)[0] ?? text);
-  }
-  return { term: term.trim(), position: start(item) };
+  const children = depth > 0 ? [] : item.children.flatMap((child) => (child.type === 'list' ? child.children.map((nested) => listEntry(nested, depth + 1)) : []));
+  if (paragraph?.type !== 'paragraph') return { text: '', children, position: start(item) };
+  const opening = paragraph.children.find((child) => child.type !== 'text' || child.value.trim() !== '');
+  const marked = paragraph.children.find((child) => child.type === 'strong' || child.type === 'inlineCode');
+  return {
+    text: toString(paragraph),
+    ...(opening && (opening.type === 'strong' || opening.type === 'inlineCode') ? { lead: toString(opening) } : {}),
+    ...(marked ? { marked: toString(marked) } : {}),
+    children,
+    position: start(item),
+  };
 }
 
 function readTasks(root: Root): Task[] {

@@ -36,13 +36,22 @@ export interface Section {
   readonly empty: boolean;
   /** The section's content as plain text (headings of subsections included). */
   readonly text: string;
-  /** The section's own top-level list items, each reduced to the term it names. */
+  /** The section's own top-level list items. */
   readonly items: readonly ListEntry[];
 }
 
-/** A list item reduced to the term it names: its first bold or code span, else its text up to a colon. */
+/** A list item of a section as plain data: what the boundary rule reads to find the name it gives. */
 export interface ListEntry {
-  readonly term: string;
+  /** The item's first paragraph as plain text, line breaks kept. */
+  readonly text: string;
+  /** The bold or code span the paragraph opens with (its lead-in), when it opens with one. */
+  readonly lead?: string;
+  /** The first bold or code span anywhere in the paragraph. */
+  readonly marked?: string;
+  /** The items of lists nested directly in this one (one level: deeper lists are detail). */
+  readonly children: readonly ListEntry[];
+  /** The title of the subsection the item's list sits in, when it sits in one. */
+  readonly under?: string;
   readonly position: Position;
 }
 

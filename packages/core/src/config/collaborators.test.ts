@@ -51,3 +51,14 @@ describe('parseRuntimeConfig', () => {
     expect(issueNumberOf('feature-x')).toBeUndefined();
   });
 });
+
+describe('parseCollaborators: a file the earlier the-loop wrote', () => {
+  it('names the replacement of `handle` and `version`, with every other problem, each at its line', () => {
+    const result = parseCollaborators('c.yaml', 'version: 1\ncollaborators:\n  - handle: ann\n    roles: [approver]\n');
+    expect(!result.ok && result.issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual([
+      '1:10 unknown key "version" — a key of the earlier the-loop: this file carries no version; delete it',
+      '3:5 collaborators[0]: missing key "login"',
+      '3:13 collaborators[0]: unknown key "handle" — a key of the earlier the-loop: renamed login; rename the key',
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { collaboratorsLegacyHint } from './legacy-keys.js';
 
 /** Where the people of a repository and their roles are listed. */
 export const COLLABORATORS_FILE = '.the-loop/collaborators.yaml';
@@ -29,7 +30,8 @@ export function parseCollaborators(file: string, text: string): CollaboratorsRes
   const { source } = parsed;
   const result = v.safeParse(CollaboratorsSchema, source.value ?? {}, { abortEarly: false });
   if (!result.success) {
-    return { ok: false, issues: schemaIssues(CollaboratorsSchema, result.issues, atSource(source)).sort((a, b) => a.line - b.line || a.column - b.column) };
+    const hint = (key: string) => collaboratorsLegacyHint(key);
+    return { ok: false, issues: schemaIssues(CollaboratorsSchema, result.issues, atSource(source), { hint }).sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   const seen = new Map<string, number>();
   const issues: SourceIssue[] = [];

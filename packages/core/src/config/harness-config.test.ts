@@ -147,3 +147,96 @@ describe('parseHarnessConfig: workflow.graph', () => {
     ]);
   });
 });
+
+describe('parseHarnessConfig: every problem at once', () => {
+  it('reports unknown keys in every section together, in file order, each with its line and a did-you-mean', () => {
+    expect(
+      issues(
+        yaml(
+          'workflow:',
+          '  specdir: specs',
+          'reviews:',
+          '  criticReviewCont: 2',
+          '  critics:',
+          '    - {name: c, harness: claude, timeoutSecond: 30}',
+          'hooks:',
+          '  noProgresCap: 2',
+          'rules:',
+          '  template-residu: warn',
+          'notification: {}',
+        ),
+      ),
+    ).toEqual([
+      `${FILE}:2:12 workflow: unknown key "specdir" (did you mean "specDir"?)`,
+      `${FILE}:4:21 reviews: unknown key "criticReviewCont" (did you mean "criticReviewCount"?)`,
+      `${FILE}:6:49 reviews.critics[0]: unknown key "timeoutSecond" (did you mean "timeoutSeconds"?)`,
+      `${FILE}:8:17 hooks: unknown key "noProgresCap" (did you mean "noProgressCap"?)`,
+      `${FILE}:10:20 rules: unknown key "template-residu" (did you mean "template-residue"?)`,
+      `${FILE}:11:1 unknown key "notification" (did you mean "notifications"?)`,
+    ]);
+  });
+
+  it('reports a wrong value beside an unknown key, and a graph error beside both', () => {
+    expect(issues(yaml('hooks:', '  noProgressCap: 0', 'rules:', '  tasks-incomplete: warning', 'workflow:', '  graph: {start: a, nodes: [], edges: []}', 'extra: 1'))).toEqual([
+      expect.stringMatching(/:2:\d+ hooks\.noProgressCap: must be a whole number from 1 to 100$/),
+      expect.stringMatching(/:4:\d+ rules\.tasks-incomplete: must be error, warn or off$/),
+      expect.stringMatching(/:6:\d+ start node "a" is not declared/),
+      expect.stringMatching(/:6:\d+ nodes: Invalid length/),
+      `${FILE}:7:8 unknown key "extra"`,
+    ]);
+  });
+
+  it('names what replaces each key of the earlier the-loop, at the top or under workflow', () => {
+    const found = issues(yaml('version: 2', 'specApproach: spec-driven', 'workflow:', '  requireHumanReviewPerPhase: true', '  capabilitiesDir: docs/capabilities', '  learningsDir: docs/learnings', '  phaseLabelPrefix: "phase:"'));
+    expect(found).toEqual([
+      `${FILE}:1:10 unknown key "version" — a key of the earlier the-loop: this file carries no version; delete it`,
+      expect.stringMatching(/^\S+:2:15 unknown key "specApproach" — a key of the earlier the-loop: the lifecycle is the graph now; .*workflow\.graph, then delete it$/),
+      expect.stringMatching(/^\S+:4:31 workflow: unknown key "requireHumanReviewPerPhase" — a key of the earlier the-loop: human review is a node of the graph now/),
+      expect.stringMatching(/^\S+:5:20 workflow: unknown key "capabilitiesDir" — .*"Capability docs" section/),
+      expect.stringMatching(/^\S+:6:17 workflow: unknown key "learningsDir" — .*"Learnings" section/),
+      expect.stringMatching(/^\S+:7:21 workflow: unknown key "phaseLabelPrefix" — .*loop:<phase>/),
+    ]);
+  });
+
+  it('says which section a key written at the top belongs under', () => {
+    expect(issues(yaml('specDir: specs', 'critics: []', 'template-residue: warn'))).toEqual([
+      `${FILE}:1:10 unknown key "specDir" (it belongs under workflow:)`,
+      `${FILE}:2:10 unknown key "critics" (it belongs under reviews:)`,
+      `${FILE}:3:19 unknown key "template-residue" (it belongs under rules:)`,
+    ]);
+  });
+
+  it('leaves a critic entry\'s own value problems to that critic, and keeps an empty section', () => {
+    const result = parseHarnessConfig(FILE, yaml('workflow:', 'reviews:', '  critics:', '    - {name: c, command: "claude -p", args: ["{prompt}"]}'));
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe('parseHarnessConfig: rules', () => {
+  it('reads a level for each rule it names', () => {
+    const result = parseHarnessConfig(FILE, yaml('rules:', '  template-residue: warn', '  boundary-unaddressed: off', '  phase-mismatch: error'));
+    expect(result.ok && result.config.gate.rules).toEqual({ 'template-residue': 'warn', 'boundary-unaddressed': 'off', 'phase-mismatch': 'error' });
+  });
+
+  it('refuses to configure a rule that is how the gate fails closed', () => {
+    expect(issues(yaml('rules:', '  internal-error: off'))).toEqual([`${FILE}:2:19 rules: unknown key "internal-error" (internal-error cannot be configured: it is how the gate fails closed)`]);
+  });
+});
+
+describe('parseHarnessConfig: the review table', () => {
+  it('reads one heading or several, and outcome words that replace the built-in list of their outcome', () => {
+    const one = parseHarnessConfig(FILE, yaml('reviews:', '  cyclesSection: Review rounds'));
+    expect(one.ok && one.config.gate.reviewCycles.sections).toEqual(['Review rounds']);
+    const many = parseHarnessConfig(FILE, yaml('reviews:', '  cyclesSection: [Review cycles, Reviews]', '  outcomes:', '    zero: [" Clean ", no issues]'));
+    if (!many.ok) throw new Error(JSON.stringify(many.issues));
+    expect(many.config.gate.reviewCycles.sections).toEqual(['Review cycles', 'Reviews']);
+    expect(many.config.gate.reviewCycles.outcomes.zero).toEqual(['clean', 'no issues']);
+    expect(many.config.gate.reviewCycles.outcomes.unavailable).toContain('unavailable');
+  });
+
+  it('refuses a word that would mean two outcomes', () => {
+    expect(issues(yaml('reviews:', '  outcomes:', '    findings: [findings, skipped]'))).toEqual([
+      `${FILE}:3:15 reviews.outcomes.findings: "skipped" already means unavailable; a word means one outcome (list that outcome too to move it)`,
+    ]);
+  });
+});

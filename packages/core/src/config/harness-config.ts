@@ -1,34 +1,28 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
 import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
-import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
 import type { Graph } from '../graph/types.js';
+import { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, type ReviewOutcome } from '../execution-log/review-cycles.js';
+import { DEFAULT_GATE_SETTINGS, type GateSettings } from '../gate/settings.js';
 import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
-import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
+import { configFileIssues } from './config-file.js';
+import { ReviewSettingsSchema } from './reviews-schema.js';
+import { RulesSchema, type RuleLevels } from './rule-levels.js';
+import { WorkflowSchema } from './workflow-schema.js';
 
 /** Configuration files, in the order they are looked for; the first that exists wins. */
 export const CONFIG_FILES = ['.the-loop/harness-config.yaml', '.the-loop/config.yaml'] as const;
 
 export const DEFAULT_SPEC_DIR = 'docs/specs';
 
-/** `workflow` as the-loop reads it; other top-level keys of the file belong to other tools. */
-export const WorkflowSchema = v.strictObject({
-  specDir: v.optional(repositoryPath),
-  graph: v.optional(v.unknown()),
-  /** The harness `the-loop run` drives when `--harness` is not given (default `claude`). */
-  harness: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a harness name such as claude or cursor'))),
-  /** Seconds one harness run at a node may take when the node sets no `timeoutSeconds` (default 1800). */
-  timeoutSeconds: v.optional(timeoutSeconds),
-  // The phase list of earlier releases; the graph supersedes it and it is ignored.
-  phases: v.optional(v.unknown()),
-});
-
 export interface HarnessConfig {
   /** Which file the configuration came from, or undefined when none exists. */
   readonly file: string | undefined;
   readonly specDir: string;
   readonly graph: Graph;
+  /** How gates read and report: `rules:` levels, the review table's heading and outcome words. */
+  readonly gate: GateSettings;
   /** `verification:`: the checks that prove a work item, and what fingerprints their environment. */
   readonly verification: VerificationConfig;
   /** `workflow.harness`: the harness an orchestrated run drives, when the file names one. */
@@ -43,12 +37,12 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
+  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
 }
 
 /**
- * Parse `.the-loop/harness-config.yaml`. Every problem is reported with its line; an
- * unparseable file is an error, never a silent fallback to the defaults.
+ * Parse `.the-loop/harness-config.yaml`. Every problem in the file is reported at once, each
+ * with its line; an unparseable file is an error, never a silent fallback to the defaults.
  */
 export function parseHarnessConfig(file: string, text: string): ConfigResult {
   const parsed = parseYamlSource(file, text);
@@ -59,31 +53,65 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   if (typeof root !== 'object' || Array.isArray(root)) {
     return { ok: false, issues: [{ file, line: 1, column: 1, message: 'the configuration must be a mapping of keys to values' }] };
   }
-  const workflowValue = (root as Record<string, unknown>)['workflow'];
-  const workflow = v.safeParse(WorkflowSchema, workflowValue ?? {}, { abortEarly: false });
-  if (!workflow.success) {
-    return { ok: false, issues: schemaIssues(WorkflowSchema, workflow.issues, atSource(source), { base: ['workflow'] }) };
-  }
+  const issues = configFileIssues(source);
+  const workflow = v.safeParse(WorkflowSchema, (root as Record<string, unknown>)['workflow'] ?? {});
   let graph = getDefaultGraph();
-  if (workflow.output.graph !== undefined) {
+  if (workflow.success && workflow.output.graph !== undefined) {
     const compiled = compileRepositoryGraph(source);
-    if (!compiled.ok) return compiled;
-    graph = compiled.graph;
+    if (compiled.ok) graph = compiled.graph;
+    else issues.push(...compiled.issues);
   }
+  const gate = gateSettings(source, issues);
   const verification = parseVerificationConfig(source);
-  if (!verification.ok) return verification;
+  if (!verification.ok) issues.push(...verification.issues);
+  if (issues.length > 0 || !workflow.success || !verification.ok) return { ok: false, issues: distinct(issues).sort((a, b) => a.line - b.line || a.column - b.column) };
   return {
     ok: true,
     config: {
       file,
       specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR),
       graph,
+      gate,
       verification: verification.verification,
       harness: workflow.output.harness,
       timeoutSeconds: workflow.output.timeoutSeconds,
       source,
     },
   };
+}
+
+// A section read on its own as well as with the whole file reports its problems twice: once each.
+function distinct(issues: readonly SourceIssue[]): SourceIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.line}:${issue.column}:${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// `rules:` and the review table's settings, read from a file whose shape was checked already;
+// a word listed for two outcomes is a problem of its own.
+function gateSettings(source: YamlSource, issues: SourceIssue[]): GateSettings {
+  const root = source.value as Record<string, unknown>;
+  const rules = v.safeParse(RulesSchema, root['rules'] ?? {});
+  const reviews = v.safeParse(ReviewSettingsSchema, root['reviews'] ?? {});
+  const given = reviews.success ? reviews.output : {};
+  const outcomes = { ...DEFAULT_OUTCOME_WORDS, ...given.outcomes } as Record<ReviewOutcome, readonly string[]>;
+  const meaning = new Map<string, ReviewOutcome>();
+  for (const outcome of REVIEW_OUTCOMES) {
+    for (const word of outcomes[outcome]) {
+      const first = meaning.get(word);
+      if (first !== undefined && first !== outcome) {
+        const named = given.outcomes?.[outcome] !== undefined ? outcome : first;
+        issues.push({ file: source.file, ...source.positionOf(['reviews', 'outcomes', named]), message: `reviews.outcomes.${named}: "${word}" already means ${named === outcome ? first : outcome}; a word means one outcome (list that outcome too to move it)` });
+      }
+      meaning.set(word, outcome);
+    }
+  }
+  const sections = given.cyclesSection === undefined ? DEFAULT_REVIEW_CYCLES.sections : typeof given.cyclesSection === 'string' ? [given.cyclesSection] : given.cyclesSection;
+  return { rules: rules.success ? (rules.output as RuleLevels) : {}, reviewCycles: { sections, outcomes } };
 }
 
 // `workflow.graph` either replaces the default graph or, with `extends: default`, adds to it:

@@ -17,9 +17,9 @@ describe('schemas/harness-config.schema.json', () => {
     expect(await readFile(committed, 'utf8')).toBe(`${JSON.stringify(harnessConfigJsonSchema(), null, 2)}\n`);
   });
 
-  it('covers workflow (spec dir, graph, harness and node time limit), reviews, hooks, github, notifications, verification, approvals and model routing, and leaves other tools\' keys allowed', () => {
+  it('covers workflow (spec dir, graph, harness and node time limit), reviews, hooks, github, notifications, verification, approvals, model routing and rules, and refuses any other key', () => {
     const schema = harnessConfigJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown };
-    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification', 'approvals', 'tokenEconomy']);
+    expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification', 'approvals', 'tokenEconomy', 'rules']);
     expect(Object.keys(schema.properties['verification']?.properties ?? {})).toEqual(['checks', 'environmentFiles']);
     expect(schema.properties['approvals']?.properties?.['source']).toMatchObject({ enum: ['local', 'github'] });
     expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap', 'stopDeadlineSeconds']);
@@ -27,8 +27,10 @@ describe('schemas/harness-config.schema.json', () => {
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph', 'harness', 'timeoutSeconds']));
     expect(Object.keys(schema.properties['tokenEconomy']?.properties ?? {})).toEqual(['modelRouting']);
     expect(Object.keys(schema.properties['reviews']?.properties ?? {})).toEqual(
-      expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'critics']),
+      expect.arrayContaining(['selfReviewCount', 'criticReviewCount', 'stopOnNoNewFindings', 'escalateOnRepeatFinding', 'sameModelCritic', 'cyclesSection', 'outcomes', 'critics']),
     );
-    expect(schema.additionalProperties).not.toBe(false);
+    expect(Object.keys(schema.properties['rules']?.properties ?? {})).toEqual(expect.arrayContaining(['template-residue', 'boundary-unaddressed', 'baseline-grown']));
+    expect(Object.keys(schema.properties['rules']?.properties ?? {})).not.toContain('internal-error');
+    expect(schema.additionalProperties).toBe(false);
   });
 });

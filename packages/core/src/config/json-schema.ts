@@ -5,7 +5,8 @@ import { HooksConfigSchema } from './hooks-schema.js';
 import { TokenEconomySchema } from './token-economy.js';
 import { ReviewsSchema } from './reviews-schema.js';
 import { ApprovalsConfigSchema, GitHubConfigSchema, NotificationsConfigSchema } from './runtime-config.js';
-import { WorkflowSchema } from './harness-config.js';
+import { RulesSchema } from './rule-levels.js';
+import { WorkflowSchema } from './workflow-schema.js';
 import { VerificationSchema } from '../verification/config.js';
 import { EvidenceRecordSchema } from '../evidence/record.js';
 
@@ -18,10 +19,10 @@ const GraphExtensionSchema = v.strictObject({
 });
 
 /**
- * The whole configuration file as the-loop reads it. Keys other than `workflow`, `reviews`,
- * `hooks`, `github`, `notifications`, `verification`, `approvals` and `tokenEconomy` belong to other tools and stay allowed.
+ * The whole configuration file as the-loop reads it: every section, each key known, so a
+ * misspelt or outdated key is an error with its line rather than a setting silently ignored.
  */
-export const HarnessConfigFileSchema = v.looseObject({
+export const HarnessConfigFileSchema = v.strictObject({
   workflow: v.optional(
     v.strictObject({
       ...WorkflowSchema.entries,
@@ -35,6 +36,7 @@ export const HarnessConfigFileSchema = v.looseObject({
   verification: v.optional(VerificationSchema),
   approvals: v.optional(ApprovalsConfigSchema),
   tokenEconomy: v.optional(TokenEconomySchema),
+  rules: v.optional(RulesSchema),
 });
 
 /**

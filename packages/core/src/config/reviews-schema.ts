@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { closest } from '../yaml/schema-issues.js';
+import type { ReviewOutcome } from '../execution-log/review-cycles.js';
 
 /** The closed set of placeholders a critic's `args` may use. */
 export const PLACEHOLDERS = ['prompt', 'promptFile', 'model', 'workItem', 'specDir', 'cwd'] as const;
@@ -111,6 +112,8 @@ export const CriticEntrySchema = v.pipe(
   v.check((entry) => entry.command !== undefined || entry.args === undefined, 'args apply to an explicit command; a built-in harness derives its argv from its adapter'),
 );
 
+const outcomeWords = v.optional(v.array(v.pipe(text, v.trim(), v.toLowerCase()), 'must be a list of words'));
+
 /** `reviews` without its critics, which are validated one entry at a time. */
 export const ReviewSettingsSchema = v.strictObject({
   selfReviewCount: v.optional(describe(count, 'Most self-review rounds before critic rounds (a cap, not a quota; default 3).')),
@@ -120,13 +123,25 @@ export const ReviewSettingsSchema = v.strictObject({
   sameModelCritic: v.optional(
     describe(v.picklist(['refuse', 'warn'], 'must be refuse or warn'), "A critic with the work item's author harness and model: refuse the round (default) or warn."),
   ),
+  cyclesSection: v.optional(
+    describe(
+      v.union([text, v.pipe(v.array(text, 'must be a heading or a list of headings'), v.minLength(1, 'list at least one heading'))], 'must be a heading or a list of headings'),
+      'The heading (or headings) the execution log\'s review table sits under, matched as part of the heading without case (default "Review cycles").',
+    ),
+  ),
+  outcomes: v.optional(
+    describe(
+      v.strictObject({ findings: outcomeWords, zero: outcomeWords, escalated: outcomeWords, unavailable: outcomeWords } satisfies Record<ReviewOutcome, unknown>),
+      'Words the review table\'s outcome column uses, by outcome; a list replaces the built-in words of that outcome (docs/rules.md#review-rounds-missing).',
+    ),
+  ),
   critics: v.optional(v.unknown()),
 });
 
 /** `reviews` as a whole, for the published JSON Schema. */
 export const ReviewsSchema = v.strictObject({
   ...ReviewSettingsSchema.entries,
-  critics: v.optional(describe(v.array(CriticEntrySchema), 'Critics: executable configuration, reviewed like code. Nothing runs unless named in `the-loop critic run`.')),
+  critics: v.optional(describe(v.array(CriticEntrySchema, 'must be a list of critic entries'), 'Critics: executable configuration, reviewed like code. Nothing runs unless named in `the-loop critic run`.')),
 });
 
 export type CriticEntryInput = v.InferOutput<typeof CriticEntrySchema>;

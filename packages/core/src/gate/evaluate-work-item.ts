@@ -13,6 +13,8 @@ import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
+import { DEFAULT_GATE_SETTINGS, type GateSettings } from './settings.js';
+import { applyRuleLevels } from '../config/rule-levels.js';
 import { viewVerification, type VerificationView } from '../verification/view.js';
 
 /**
@@ -49,12 +51,15 @@ interface Verdict {
   readonly findings: Diagnostic[];
 }
 
-/** Evaluate a work item against a graph. Pure: the same input always gives the same result. */
-export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemResult {
+/**
+ * Evaluate a work item against a graph, under the configuration's settings (rule levels, the
+ * review table). Pure: the same input always gives the same result.
+ */
+export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: GateSettings = DEFAULT_GATE_SETTINGS): WorkItemResult {
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
   const line = mainLine(graph);
   const selected = new Set(input.selectedOptIns ?? []);
-  const ctxBase = predicateBase(input, files);
+  const ctxBase = predicateBase(input, files, settings);
   const verdicts = new Map<string, Verdict>();
   const verdictOf = (node: GraphNode): Verdict => {
     let verdict = verdicts.get(node.id);
@@ -68,7 +73,8 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
   const claim = readClaim(graph, line, files);
   const creators = firstProducers(line);
   const extra = new Map<string, Diagnostic[]>();
-  const attach = (nodeId: string, found: readonly Diagnostic[]): void => {
+  const attach = (nodeId: string, raised: readonly Diagnostic[]): void => {
+    const found = applyRuleLevels(raised, settings.rules);
     if (found.length > 0) extra.set(nodeId, [...(extra.get(nodeId) ?? []), ...found.map((d) => ({ ...d, node: nodeId }))]);
   };
 
@@ -141,7 +147,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput): WorkItemRe
     logPhase: claim.raw ?? null,
   };
   const stateIssues = input.graphStateIssues ?? [];
-  return stateIssues.length > 0 ? failClosed(result, graphStateUnusable(files.pathOf(GRAPH_STATE_FILE), stateIssues)) : result;
+  return stateIssues.length > 0 ? failClosed(result, graphStateUnusable(files.pathOf(GRAPH_STATE_FILE), stateIssues, input.graphStateMigration)) : result;
 }
 
 // A problem outside the artifacts (unusable graph state) blocks the current node, or the last
@@ -171,19 +177,20 @@ function dedupe(found: readonly Diagnostic[]): Diagnostic[] {
  * Evaluate one node's gate on its own, wherever it sits in the graph (the runtime asks about
  * the recorded current node, which may be off the main line, such as a fix node in a cycle).
  */
-export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
+export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string, settings: GateSettings = DEFAULT_GATE_SETTINGS): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
   const node = graph.byId.get(nodeId);
   if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
   const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
-  const verdict = evaluateNode(node, files, predicateBase(input, files), new Set(input.selectedOptIns ?? []));
+  const verdict = evaluateNode(node, files, predicateBase(input, files, settings), new Set(input.selectedOptIns ?? []));
   return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
 
 type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'>;
 
-function predicateBase(input: WorkItemInput, files: ArtifactSet): PredicateBase {
+function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateSettings): PredicateBase {
   let view: VerificationView | undefined;
   return {
+    settings,
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
     approvals: input.approvals ?? [],
@@ -240,7 +247,9 @@ function evaluateNode(
   let findings: Diagnostic[] = [];
   if (node.alternatives.length > 0 && present.length === 0) {
     if (node.optional) return { outcome: 'skip', findings: [] };
-    return { outcome: 'block', findings: [producedArtifactMissing(node, (name) => files.pathOf(name))] };
+    // With artifact-missing off there is nothing left to judge: the node is skipped.
+    const missing = applyRuleLevels([producedArtifactMissing(node, (name) => files.pathOf(name))], base.settings.rules);
+    return { outcome: missing.some((d) => d.severity === 'error') ? 'block' : 'skip', findings: missing };
   }
   findings.push(...ambiguousArtifact(node, present, (name) => files.pathOf(name)));
   const name = present[0];
@@ -252,6 +261,7 @@ function evaluateNode(
   }
   const ctx: PredicateContext = { ...base, node, artifact, artifactName: name };
   for (const predicate of node.gate) findings.push(...evaluatePredicate(predicate, ctx));
+  findings = applyRuleLevels(findings, base.settings.rules);
   // An unlocked artifact is not ready to be approved: one finding for that, not two.
   const unlocked = new Set(findings.filter((d) => d.ruleId === 'artifact-unlocked').map((d) => d.file));
   if (unlocked.size > 0) findings = findings.filter((d) => d.ruleId !== 'approval-missing' || !unlocked.has(d.file));

@@ -45,6 +45,8 @@ export interface WorkItemInput {
   readonly recordedNode?: string | null | undefined;
   /** Why graph-state.json cannot be used (unreadable, not JSON, off its schema): the gate fails closed. */
   readonly graphStateIssues?: readonly SourceIssue[] | undefined;
+  /** How to move on from a graph-state.json another tool or an earlier the-loop wrote. */
+  readonly graphStateMigration?: string | undefined;
   /** The declared checks, their evidence records and the repository state now; absent, nothing is proven. */
   readonly verification?: VerificationInput | undefined;
 }

@@ -37,6 +37,22 @@ describe('parseGraphState', () => {
     expect(result.issues.find((i) => i.message.includes('sneaky'))?.line).toBe(sneakyLine);
   });
 
+  it('says in one short problem what a foreign or older file is and how to migrate, instead of a schema dump', () => {
+    const older = JSON.stringify({ work_item: 'issue-3', current_phase: 'design', phases: { design: { attempts: 2 } }, history: [], approvals: [{ phase: 'requirements', by: 'ann' }], updated: '2025-11-02' }, null, 2);
+    const result = parseGraphState('docs/specs/issue-3/graph-state.json', older, 'issue-3');
+    expect(result).toEqual({
+      ok: false,
+      issues: [{ file: 'docs/specs/issue-3/graph-state.json', line: 1, column: 1, message: expect.stringMatching(/^not a graph state of this the-loop: a JSON object without "schemaVersion": 1 \(keys: work_item, current_phase, phases, history, approvals, …\)/) }],
+      migration: expect.stringMatching(/^Move it aside \(git mv docs\/specs\/issue-3\/graph-state\.json docs\/specs\/issue-3\/graph-state\.legacy\.json\).*the-loop graph approve/),
+    });
+    expect(!result.ok && result.issues[0]!.message.length).toBeLessThan(200);
+    expect(parseGraphState('g.json', '[1, 2]')).toMatchObject({ ok: false, issues: [{ message: expect.stringContaining('JSON list, not an object') }] });
+  });
+
+  it('tells a file from a newer the-loop to upgrade', () => {
+    expect(parseGraphState('g.json', '{"schemaVersion": 2, "workItem": "a"}')).toMatchObject({ ok: false, issues: [{ message: expect.stringContaining('newer the-loop (schemaVersion 2)') }], migration: expect.stringContaining('Upgrade') });
+  });
+
   it('refuses a state that belongs to another work item', () => {
     const result = parseGraphState('graph-state.json', valid, 'issue-4');
     expect(!result.ok && result.issues[0]!.message).toContain('belongs to "issue-4"');

@@ -2,6 +2,7 @@ import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { blockingFindings } from '../gate/blocking.js';
 import { evaluateWorkItem, mainLine, verificationView } from '../gate/evaluate-work-item.js';
+import { DEFAULT_GATE_SETTINGS, type GateSettings } from '../gate/settings.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import type { Graph } from '../graph/types.js';
 import type { CriterionStatus, EvidenceStatus } from '../evidence/judge.js';
@@ -78,8 +79,8 @@ const DECISION_SOURCES = ['requirements.md', 'bugfix.md', 'design.md'];
  * reached. A ticked task, an agent's claim or a model's agreement
  * never enters; approvals still waiting on a person are listed and do not change the verdict.
  */
-export function buildCompletionProof(graph: Graph, input: WorkItemInput, at: { commit: string | null }): CompletionProof {
-  const result = evaluateWorkItem(graph, input);
+export function buildCompletionProof(graph: Graph, input: WorkItemInput, at: { commit: string | null }, settings: GateSettings = DEFAULT_GATE_SETTINGS): CompletionProof {
+  const result = evaluateWorkItem(graph, input, settings);
   const view = verificationView(graph, input);
   const recordPath = (id: string) => `${input.dir}/${EVIDENCE_DIR}/${id}.json`;
 

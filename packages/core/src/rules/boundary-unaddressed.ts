@@ -1,3 +1,4 @@
+import { boundariesIn, mentionable, mentions } from '../artifact/boundary-names.js';
 import { findSection } from '../artifact/find-section.js';
 import { defineRule, report, type Rule, type RuleExamples } from './rule.js';
 
@@ -11,19 +12,21 @@ export const rule: Rule = defineRule({
       if (!artifact || !upstream) return [];
       const section = findSection(upstream.artifact, from.section);
       if (!section) return [];
-      const haystack = artifact.text.toLowerCase();
-      return section.items
-        .filter((item) => !haystack.includes(item.term.toLowerCase()))
-        .map((item) =>
-          report(rule, {
-            message: `Trust boundary "${item.term}" named in ${upstream.name} § ${section.title} is not addressed in ${ctx.artifactName}.`,
+      const downstream = mentionable(artifact.text);
+      return boundariesIn(section.items)
+        .filter((boundary) => !mentions(downstream, boundary))
+        .map((boundary) => {
+          const named = boundary.id === undefined ? `"${boundary.name}"` : boundary.name === undefined ? boundary.id : `${boundary.id} ("${boundary.name}")`;
+          const either = [boundary.id, boundary.name === undefined ? undefined : `"${boundary.name}"`].filter(Boolean).join(' or ');
+          return report(rule, {
+            message: `Trust boundary ${named} named in ${upstream.name} § ${section.title} is not addressed in ${ctx.artifactName}.`,
             file: upstream.artifact.path,
-            position: item.position,
+            position: boundary.position,
             node: ctx.node.id,
-            expected: `${ctx.artifactName} mentions "${item.term}"`,
-            fix: `Address "${item.term}" in ${ctx.artifactName} (for example in its Security design section).`,
-          }),
-        );
+            expected: `${ctx.artifactName} mentions ${either}`,
+            fix: `Address ${either} in ${ctx.artifactName} (for example in its Security design section).`,
+          });
+        });
     },
   },
 });
@@ -38,8 +41,30 @@ edges: []
 `;
   const REQUIREMENTS = '# Requirements\n\n## Security considerations\n\n- **Webhook endpoint**: signed\n- `token store`: encrypted\n';
 
+  // An older template's section: category lead-ins, a boundary label with nested items, ids.
+  const TEMPLATED = [
+    '# Requirements',
+    '',
+    '## Security considerations',
+    '',
+    '- **Actors & trust:** account admins (MFA) and the export worker.',
+    '- **Trust boundaries:**',
+    '  - **TB-1** Presigned download URL — leaves our bucket for the internet.',
+    '  - **TB-2** Export queue — the worker trusts its messages.',
+    '- **Abuse cases (EARS):** IF a non-admin requests an export THEN the system SHALL refuse it.',
+    '- **All exports are logged.**',
+    '',
+  ].join('\n');
+
   return {
-    notOk: [{ title: 'the token store is named upstream and not downstream; reported where it is named', graph: GRAPH, files: { 'requirements.md': REQUIREMENTS, 'design.md': '# Design\n\nThe webhook endpoint checks signatures.\n' }, findings: ['requirements.md:6:1'] }],
-    ok: [{ title: 'each boundary mentioned, in any case', graph: GRAPH, files: { 'requirements.md': REQUIREMENTS, 'design.md': '# Design\n\nThe WEBHOOK ENDPOINT checks signatures; the token store is encrypted.\n' } }],
+    notOk: [
+      { title: 'the token store is named upstream and not downstream; reported where it is named', graph: GRAPH, files: { 'requirements.md': REQUIREMENTS, 'design.md': '# Design\n\nThe webhook endpoint checks signatures.\n' }, findings: ['requirements.md:6:1'] },
+      { title: 'under a boundary label, each nested boundary whose id and name are both absent', graph: GRAPH, files: { 'requirements.md': TEMPLATED, 'design.md': '# Design\n\nTB-1: download links expire after 5 minutes.\n' }, findings: ['requirements.md:8:3'] },
+    ],
+    ok: [
+      { title: 'each boundary mentioned, in any case', graph: GRAPH, files: { 'requirements.md': REQUIREMENTS, 'design.md': '# Design\n\nThe WEBHOOK ENDPOINT checks signatures; the token store is encrypted.\n' } },
+      { title: 'emphasis, punctuation, line breaks and plurals aside', graph: GRAPH, files: { 'requirements.md': REQUIREMENTS, 'design.md': '# Design\n\n**Webhook**\nendpoints check signatures; `token_store` is encrypted.\n' } },
+      { title: 'category labels, EARS criteria and sentences are not boundaries; an id or a name addresses one', graph: GRAPH, files: { 'requirements.md': TEMPLATED, 'design.md': '# Design\n\nTB1: download links expire. The export queue is signed.\n' } },
+    ],
   };
 }

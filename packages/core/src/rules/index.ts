@@ -8,6 +8,7 @@ import { rule as artifactEmpty } from './artifact-empty.js';
 import { rule as artifactMissing } from './artifact-missing.js';
 import { rule as artifactUnlocked } from './artifact-unlocked.js';
 import { rule as artifactUnreadable } from './artifact-unreadable.js';
+import { rule as baselineGrown } from './baseline-grown.js';
 import { rule as boundaryUnaddressed } from './boundary-unaddressed.js';
 import { rule as criterionAmbiguous } from './criterion-ambiguous.js';
 import { rule as evidenceFailing } from './evidence-failing.js';
@@ -52,6 +53,7 @@ export const RULES: readonly Rule[] = [
   evidenceStale,
   evidenceInvalid,
   criterionAmbiguous,
+  baselineGrown,
 ];
 
 /** The rule with this id. */

@@ -3,6 +3,7 @@ import { diagnostic, ruleUrl, type Diagnostic, type DiagnosticInput, type RuleId
 import type { Approval, ApprovalSource, ArtifactSource, WorkItemInput } from '../gate/inputs.js';
 import type { GatePredicate, GraphNode } from '../graph/types.js';
 import type { GatePredicateKind } from '../graph/schema.js';
+import type { GateSettings } from '../gate/settings.js';
 import type { VerificationView } from '../verification/view.js';
 
 /** What a gate predicate's check can look at: the produced artifact and, by name, any other. */
@@ -17,6 +18,8 @@ export interface PredicateContext {
   readonly approvals: readonly Approval[];
   readonly digests: ReadonlyMap<string, string>;
   readonly approvers: ReadonlySet<string>;
+  /** How the configuration asks gates to read and report (`rules:`, the review table). */
+  readonly settings: GateSettings;
   /** The work item's checks, evidence and criteria, judged once on first use. */
   readonly verification: () => VerificationView;
   readonly approvalSource: ApprovalSource;
@@ -70,6 +73,10 @@ export interface RuleExample {
   readonly graphState?: string;
   /** Approvals, approvers, file digests and verification the gate reads. */
   readonly input?: Pick<WorkItemInput, 'approvals' | 'approvers' | 'digests' | 'verification' | 'approvalSource' | 'approvalsUnavailable' | 'ignoredApprovals'>;
+  /** `.the-loop/baseline.json` at the commit compared with (absent: none) and now, for baseline-grown. */
+  readonly baselines?: { readonly before?: string; readonly after: string };
+  /** Configuration the example runs under (`rules:`, `reviews.cyclesSection`, …); the defaults when absent. */
+  readonly settings?: Partial<GateSettings>;
   /** Where the rule reports, relative to the work item's folder (a file outside it from the repository root); absent or empty for an ok example. */
   readonly findings?: readonly string[];
 }

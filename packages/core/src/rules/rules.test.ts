@@ -4,9 +4,12 @@ import { parseArtifact } from '../artifact/parse-artifact.js';
 import { RULE_IDS, type Diagnostic } from '../diagnostic.js';
 import { evaluateWorkItem } from '../gate/evaluate-work-item.js';
 import type { ArtifactSource } from '../gate/inputs.js';
+import { DEFAULT_GATE_SETTINGS } from '../gate/settings.js';
 import { graphStateInput, GRAPH_STATE_FILE, parseGraphState } from '../graph-state/graph-state.js';
 import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import { GATE_PREDICATES } from '../graph/schema.js';
+import { BASELINE_FILE, parseBaseline } from '../baseline/baseline.js';
+import { baselineGrew } from './baseline-grown.js';
 import { RULES } from './index.js';
 import { PREDICATES } from './predicates.js';
 import type { Rule, RuleExample, RuleExamples } from './rule.js';
@@ -20,11 +23,20 @@ const DIR = 'docs/specs/w';
 
 /** Where `rule` reports on an example work item, as `file:line:col` relative to its folder. */
 function run(rule: Rule, example: RuleExample): string[] {
+  if (example.baselines) {
+    const read = (text: string) => {
+      const parsed = parseBaseline(BASELINE_FILE, text);
+      if (!parsed.ok) throw new Error('the example baseline does not parse');
+      return parsed.baseline;
+    };
+    const before = example.baselines.before === undefined ? undefined : read(example.baselines.before);
+    return baselineGrew(before, read(example.baselines.after), example.baselines.after, 'main').filter((d) => d.ruleId === rule.id).map((d) => `${d.file}:${d.line}:${d.column}`);
+  }
   const compiled = example.graph === undefined ? { ok: true as const, graph: getDefaultGraph() } : compileGraph('graph.yaml', example.graph);
   if (!compiled.ok) throw new Error(`the example graph does not compile: ${compiled.issues.map((i) => `${i.line}:${i.column} ${i.message}`).join('; ')}`);
   const files = new Map(Object.entries(example.files).map(([name, v]): [string, ArtifactSource] => [name, typeof v === 'string' ? { text: v } : v]));
   const state = example.graphState === undefined ? undefined : parseGraphState(`${DIR}/${GRAPH_STATE_FILE}`, example.graphState, 'w');
-  const result = evaluateWorkItem(compiled.graph, { id: 'w', dir: DIR, files, ...graphStateInput(state), ...example.input });
+  const result = evaluateWorkItem(compiled.graph, { id: 'w', dir: DIR, files, ...graphStateInput(state), ...example.input }, { ...DEFAULT_GATE_SETTINGS, ...example.settings });
   const place = (d: Diagnostic) => `${d.file.startsWith(`${DIR}/`) ? d.file.slice(DIR.length + 1) : d.file}${d.line === undefined ? '' : `:${d.line}:${d.column}`}`;
   return result.findings.filter((d) => d.ruleId === rule.id).map(place);
 }

@@ -30,8 +30,8 @@ describe('verification.checks in the configuration', () => {
       '3:11 verification.checks[0].id: must be lower-case letters, digits and hyphens (at most 64)',
       '4:13 verification.checks[0].argv: must be a list such as [pnpm, test], never a shell line',
       '6:13 verification.checks[1].argv: its first element contains whitespace: argv is a list ([pnpm, test]), never a shell line',
-      '8:23 verification.checks[1].timeoutSeconds: must be a finite number',
       '7:15 verification.checks[1].paths[0]: a path glob must stay inside the project (no "..")',
+      '8:23 verification.checks[1].timeoutSeconds: must be a finite number',
       '9:14 verification.checks[1]: unknown key "cover" (did you mean "covers"?)',
     ]);
   });

@@ -20,6 +20,15 @@ describe('schemaIssues', () => {
     expect(messages(Settings, { zzzzzz: 1 })).toEqual(['unknown key "zzzzzz"']);
   });
 
+  it('names every unknown key of an object, though valibot stops at the first', () => {
+    expect(messages(Settings, { critcs: [], envv: {}, critics: [{ name: 'a', nmae: 'b', timeout: 1 }] }).sort()).toEqual([
+      'critics[0]: unknown key "nmae" (did you mean "name"?)',
+      'critics[0]: unknown key "timeout"',
+      'unknown key "critcs" (did you mean "critics"?)',
+      'unknown key "envv" (did you mean "env"?)',
+    ]);
+  });
+
   it('names a missing key and a wrong value at their path, under the base the value sits at', () => {
     expect(messages(Settings, { critics: [{}] }, { base: ['reviews'] })).toEqual(['reviews.critics[0]: missing key "name"']);
     expect(messages(Settings, { critics: [{ name: 'a', timeoutSeconds: 'x' }] }, { base: ['reviews'] })).toEqual(['reviews.critics[0].timeoutSeconds: Invalid type: Expected number but received "x"']);

@@ -32,18 +32,34 @@ export function schemaIssues(schema: v.GenericSchema, issues: readonly v.BaseIss
     const named = path.length > 0 ? describe(path) : '';
     return named === '' ? '' : `${named}: `;
   };
-  return issues.map((issue) => {
+  const reported = new Set<string>();
+  return issues.flatMap((issue) => {
     const own = (issue.path ?? []).map((item) => item.key as PropertyKey);
     const path = [...base, ...own];
     const last = String(path[path.length - 1]);
     const owner = path.slice(0, -1);
     if (issue.kind === 'schema' && issue.expected === 'never') {
-      const suggestion = options.hint?.(last, path) ?? didYouMean(last, keysAt(schema, own.slice(0, -1)));
-      return at(path, `${where(owner)}unknown key "${last}"${suggestion}`);
+      const known = keysAt(schema, own.slice(0, -1));
+      return unknownKeys(issue, last, known).flatMap((key) => {
+        const keyPath = [...owner, key];
+        const id = JSON.stringify(keyPath);
+        if (reported.has(id)) return [];
+        reported.add(id);
+        const suggestion = options.hint?.(key, keyPath) ?? didYouMean(key, known);
+        return [at(keyPath, `${where(owner)}unknown key "${key}"${suggestion}`)];
+      });
     }
-    if (issue.kind === 'schema' && issue.received === 'undefined' && issue.expected === `"${last}"`) return at(path, `${where(owner)}missing key "${last}"`);
-    return at(path, `${where(path)}${issue.message}`);
+    if (issue.kind === 'schema' && issue.received === 'undefined' && issue.expected === `"${last}"`) return [at(path, `${where(owner)}missing key "${last}"`)];
+    return [at(path, `${where(path)}${issue.message}`)];
   });
+}
+
+// valibot names only the first unknown key of an object; every other one is as wrong, and
+// reported in the same round. The object is the input the issue's last path item was found in.
+function unknownKeys(issue: v.BaseIssue<unknown>, first: string, known: readonly string[]): string[] {
+  const object = issue.path?.[issue.path.length - 1]?.input;
+  if (known.length === 0 || known.includes(first) || object === null || typeof object !== 'object' || Array.isArray(object)) return [first];
+  return Object.keys(object).filter((key) => !known.includes(key));
 }
 
 /** ` (did you mean "x"?)` for the known word closest to `word`, when one is close; else nothing. */

@@ -42,7 +42,7 @@ export function parseYamlSource(file: string, text: string): YamlSourceResult {
   const positionOf = (path: readonly PropertyKey[]): Position => {
     let node: unknown = doc.contents;
     let best: Position = { line: 1, column: 1 };
-    for (const segment of path) {
+    for (const [depth, segment] of path.entries()) {
       if (isMap(node)) {
         const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
         if (!pair) return best;
@@ -51,6 +51,10 @@ export function parseYamlSource(file: string, text: string): YamlSourceResult {
         node = pair.value;
       } else if (isSeq(node) && typeof segment === 'number') {
         node = node.items[segment];
+        // A key missing from a list entry written as a block mapping is reported where the entry
+        // starts, not where the list does.
+        const entry = (node as YamlNode | null)?.range;
+        if (entry && isMap(node) && !node.flow && depth < path.length - 1) best = at(entry[0]);
       } else {
         return best;
       }

@@ -1,0 +1,153 @@
+// The baseline: a drifted repository records today's findings, and from then on only new ones
+// fail — in check, report, the Stop hook and the pre-push gate; a grown baseline is reported
+// under `check --changed-from`. Twelve items of the retrofit corpus are the drifted repository.
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Diagnostic } from '@the-loop/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, git, graphConfig, LOCKED, makeRepo, payload, runArgv, runBuiltCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+
+const CORPUS = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
+const TASKS = 'docs/specs/issue-23/tasks.md';
+const ITEMS = ['issue-3', 'issue-8', 'issue-17', 'issue-23', 'issue-26', 'issue-30', 'issue-37', 'issue-46', 'issue-53', 'issue-56', 'issue-58', 'issue-61'];
+
+type Finding = Diagnostic;
+interface CheckSet {
+  ok: boolean;
+  failing: string[];
+  results: { workItem: string; ok: boolean; currentNode: string | null; findings: Finding[] }[];
+  baselineGrown?: Finding[];
+}
+
+const run = (args: string[], cwd: string, input?: string) => runBuiltCli(args, { cwd, ...(input === undefined ? {} : { input }) });
+const json = async <T>(args: string[], cwd: string): Promise<{ code: number; doc: T }> => {
+  const result = await run([...args, '--format', 'json'], cwd);
+  return { code: result.code, doc: JSON.parse(result.stdout) as T };
+};
+const fresh = (set: CheckSet) => set.results.flatMap((r) => r.findings.filter((f) => f.baselined !== true && f.severity === 'error').map((f) => `${f.file}:${f.line} ${f.ruleId}`));
+
+describe('the-loop baseline on a drifted corpus', () => {
+  let repo: string;
+  beforeAll(async () => {
+    repo = await mkdtemp(join(tmpdir(), 'the-loop-baseline-'));
+    // A third of the corpus keeps the test quick and still holds every kind of drift it has.
+    for (const id of ITEMS) await cp(join(CORPUS, 'docs/specs', id), join(repo, 'docs/specs', id), { recursive: true });
+    await git(repo, ['init', '-q']);
+    await git(repo, ['add', '-A']);
+    await git(repo, ['commit', '-q', '-m', 'the drifted corpus']);
+  });
+
+  it('records every finding of every work item, and the corpus passes afterwards with every finding marked baselined', async () => {
+    const before = await json<CheckSet>(['check', '--all'], repo);
+    expect(before.code).toBe(1);
+    expect(before.doc.failing).toEqual(ITEMS);
+
+    const written = await json<{ findings: number; workItems: number; added: number }>(['baseline'], repo);
+    expect(written.code).toBe(0);
+    const total = before.doc.results.reduce((sum, r) => sum + r.findings.length, 0);
+    expect(written.doc).toMatchObject({ file: '.the-loop/baseline.json', workItems: ITEMS.length, findings: total, added: total, removed: 0 });
+
+    // Under the default --fail-on unmet, the stricter of the two: every error must be accepted.
+    const after = await json<CheckSet>(['check', '--all'], repo);
+    expect(after.code).toBe(0);
+    expect(after.doc.failing).toEqual([]);
+    expect(after.doc.results.flatMap((r) => r.findings).every((f) => f.baselined === true)).toBe(true);
+    // Where each work item stands is unchanged: a baselined finding is accepted, not resolved.
+    expect(after.doc.results.map((r) => r.currentNode)).toEqual(before.doc.results.map((r) => r.currentNode));
+  });
+
+  it('refuses to overwrite a baseline without --update', async () => {
+    const text = await readFile(join(repo, '.the-loop/baseline.json'), 'utf8');
+    const again = await run(['baseline'], repo);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('.the-loop/baseline.json exists; run `the-loop baseline --update`');
+    expect(await readFile(join(repo, '.the-loop/baseline.json'), 'utf8')).toBe(text);
+  });
+
+  it('fails on one new violation only, though the lines above the baselined ones moved', async () => {
+    await git(repo, ['add', '-A']);
+    await git(repo, ['commit', '-q', '-m', 'baseline']);
+    const tasks = await readFile(join(repo, TASKS), 'utf8');
+    // Two lines added above every baselined task, and one new unticked task at the end.
+    await writeFile(join(repo, TASKS), `${tasks.replace('## Tasks\n', '## Tasks\n\nOrdered by risk.\n')}- [ ] Alert on a failing endpoint\n`);
+
+    const { code, doc } = await json<CheckSet>(['check', '--all'], repo);
+    expect(code).toBe(1);
+    expect(doc.failing).toEqual(['issue-23']);
+    expect(fresh(doc)).toEqual([`${TASKS}:20 tasks-incomplete`]);
+    const table = await run(['check', 'issue-23'], repo);
+    expect(table.stdout).toMatch(/tasks\.md:14:1 {2}tasks-incomplete {2}Task not done: "Refuse private and link-local addresses" \(\[ \]\)\. {2}\(baselined\)/);
+    expect(table.stdout).toMatch(/tasks\.md:20:1 {2}tasks-incomplete {2}Task not done: "Alert on a failing endpoint" \(\[ \]\)\.$/m);
+    const report = await json<{ ok: boolean; items: { workItem: string; ok: boolean }[] }>(['report'], repo);
+    expect(report.code).toBe(1);
+    expect(report.doc.items.filter((i) => !i.ok).map((i) => i.workItem)).toEqual(['issue-23']);
+  });
+
+  it('reports baseline-grown under --changed-from for an entry added since REF, at its line, and fails', async () => {
+    await git(repo, ['checkout', '-q', '-b', 'feature']);
+    const updated = await json<{ added: number; removed: number }>(['baseline', '--update'], repo);
+    expect(updated.doc).toMatchObject({ added: 1, removed: 0 });
+    await git(repo, ['commit', '-q', '-am', 'accept the new task']);
+
+    const { code, doc } = await json<CheckSet>(['check', '--changed-from', 'main', '--fail-on', 'block'], repo);
+    expect(code).toBe(1);
+    expect(doc.failing).toEqual([]);
+    expect(doc.ok).toBe(false);
+    const text = await readFile(join(repo, '.the-loop/baseline.json'), 'utf8');
+    const entryLine = text.split('\n').findIndex((line) => line.includes('"message": "Task not done: \\"Alert on a failing endpoint\\"')) - 4 + 1;
+    expect(doc.baselineGrown).toEqual([
+      expect.objectContaining({ ruleId: 'baseline-grown', severity: 'error', file: '.the-loop/baseline.json', line: entryLine, message: expect.stringContaining(`tasks-incomplete in ${TASKS} ("Task not done: "Alert on a failing endpoint" ([ ]).")`) }),
+    ]);
+    const table = await run(['check', '--changed-from', 'main'], repo);
+    expect(table.stdout).toContain('The baseline grew: 1 entry accepted since the compared commit');
+    expect(table.stdout).toMatch(/\.the-loop\/baseline\.json:\d+:\d+ {2}baseline-grown {2}The baseline accepts tasks-incomplete/);
+
+    // A baseline that shrinks is silent: tick the task, update, and nothing grew since main.
+    await writeFile(join(repo, TASKS), (await readFile(join(repo, TASKS), 'utf8')).replace('- [ ] Refuse private', '- [x] Refuse private').replace('- [ ] Alert on', '- [x] Alert on'));
+    expect((await json<{ removed: number; added: number }>(['baseline', '--update'], repo)).doc).toMatchObject({ added: 0, removed: 2 });
+    const shrunk = await json<CheckSet>(['check', '--changed-from', 'main', '--fail-on', 'block'], repo);
+    expect(shrunk.doc.baselineGrown).toEqual([]);
+    expect(shrunk.code).toBe(0);
+  });
+
+  it('treats a broken baseline as a configuration error naming its line, never as an empty one', async () => {
+    const broken = await mkdtemp(join(tmpdir(), 'the-loop-baseline-'));
+    await writeFiles(broken, { '.the-loop/baseline.json': '{\n  "schemaVersion": 1,\n  "findings": [{"ruleId": "tasks-incomplete"}]\n}\n', 'docs/specs/a/tasks.md': '- [ ] x\n' });
+    const result = await run(['check', 'a'], broken);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\.the-loop\/baseline\.json is invalid.*\n {2}\.the-loop\/baseline\.json:3:\d+ {2}findings\[0\]: missing key "file"/);
+  });
+});
+
+describe('the hooks honour the baseline', () => {
+  it('the Stop hook and the pre-push gate let a baselined finding through and stop a new one', async () => {
+    const remote = await mkdtemp(join(tmpdir(), 'the-loop-remote-'));
+    await git(remote, ['init', '-q', '--bare']);
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-3/requirements.md': LOCKED, 'docs/specs/issue-3/tasks.md': TASKS_OPEN });
+    await git(dir, ['init', '-q']);
+    await git(dir, ['remote', 'add', 'origin', remote]);
+    expect((await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
+    const stop = async () => JSON.parse((await run(['hook', 'Stop', '--harness', 'claude', '--work-item', 'issue-3'], dir, await payload('claude', 'stop', { cwd: dir }))).stdout) as { decision?: string; reason?: string };
+    expect((await stop()).decision).toBe('block');
+    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    expect(await stop()).toEqual({});
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
+    const accepted = await runArgv(['git', 'push', '-q', 'origin', 'main'], { cwd: dir });
+    expect(accepted.stderr).toContain('1 work item checked, none blocks');
+    expect(accepted.code).toBe(0);
+
+    await writeFiles(dir, { 'docs/specs/issue-3/tasks.md': `${TASKS_OPEN}- [ ] Document the greeting\n` });
+    const blocked = await stop();
+    expect(blocked.decision).toBe('block');
+    expect(blocked.reason).toContain('tasks.md:5:1 tasks-incomplete');
+    expect(blocked.reason).not.toContain('tasks.md:4:1');
+    await git(dir, ['commit', '-q', '-am', 'one more task']);
+    const refused = await runArgv(['git', 'push', '-q', 'origin', 'main'], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('docs/specs/issue-3/tasks.md:5:1  tasks-incomplete');
+    expect(refused.stderr).not.toContain('tasks.md:4:1');
+  });
+});

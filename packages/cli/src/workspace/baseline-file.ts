@@ -1,0 +1,37 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { BASELINE_FILE, parseBaseline, serializeBaseline, type Baseline } from '@the-loop/core';
+import { configurationError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { READ_LIMITS } from '../limits.js';
+import { readRepositoryFile } from './read-file.js';
+import type { Repo } from './repo.js';
+
+const cache = new WeakMap<Repo, Promise<Baseline | undefined>>();
+
+/** The repository's baseline, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
+export function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
+  let loaded = cache.get(repo);
+  if (!loaded) {
+    loaded = readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : parsed(text)));
+    cache.set(repo, loaded);
+  }
+  return loaded;
+}
+
+/** A baseline's text as read from somewhere (the working tree, a commit), parsed or exit 2. */
+export function parsed(text: string, shown = BASELINE_FILE): Baseline {
+  const result = parseBaseline(shown, text);
+  if (!result.ok) throw configurationError(`${shown} is invalid (rewrite it with \`the-loop baseline --update\`)`, result.issues);
+  return result.baseline;
+}
+
+/** Write the baseline atomically; the returned text is what was written. */
+export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<string> {
+  const text = serializeBaseline(baseline);
+  const path = join(repo.root, BASELINE_FILE);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, text);
+  cache.set(repo, Promise.resolve(baseline));
+  return text;
+}

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boundariesIn, mentionable, mentions, type Boundary } from './boundary-names.js';
+import { parseArtifact } from './parse-artifact.js';
+
+const boundaries = (...lines: string[]): Boundary[] => boundariesIn(parseArtifact('r.md', ['## Security considerations', ...lines].join('\n')).sections[0]?.items ?? []);
+const named = (...lines: string[]): string[] => boundaries(...lines).map((b) => [b.id, b.name].filter(Boolean).join(' '));
+
+describe('boundariesIn: a boundary is a name, not a sentence', () => {
+  it.each([
+    ['- **Webhook endpoint**: signed', 'Webhook endpoint'],
+    ['- `token store` at rest', 'token store'],
+    ['- Admin panel: behind SSO', 'Admin panel'],
+    ['- Admin panel — behind SSO', 'Admin panel'],
+    ['- The **billing API** authenticates each call', 'billing API'],
+    ['- **Bounce webhook (mail provider)**: verified', 'Bounce webhook'],
+    ['- **The export queue.**', 'export queue'],
+    ['- plain', 'plain'],
+  ])('%s names "%s"', (line, name) => {
+    expect(named(line)).toEqual([name]);
+  });
+
+  it.each([
+    '- All tokens are stored encrypted at rest.',
+    '- **Never log tokens.**',
+    '- **The export worker must run with a scoped role**: least privilege',
+    '- WHEN a webhook arrives THEN the system SHALL verify its signature',
+    '1. IF the token has expired THEN the system SHALL refuse the call',
+    '- Tokens expire after one hour of inactivity on any device.',
+    '- **<boundary>**: <control>',
+    '- TBD',
+  ])('%s names none', (line) => {
+    expect(named(line)).toEqual([]);
+  });
+});
+
+describe('boundariesIn: template labels', () => {
+  it('never takes a category lead-in, or what follows it, for a boundary', () => {
+    expect(named('- **Actors & trust:** account admins (MFA); the export worker', '- **Abuse cases (EARS):** IF a guest exports THEN the system SHALL refuse', '- Data classification: PII', '- **Mitigations**: rate limits')).toEqual([]);
+  });
+
+  it('takes the names listed after a boundary label, and the items nested under it', () => {
+    expect(named('- **Trust boundaries:** the presigned URL (public), the export queue; admin console', '- Trust boundaries:', '  - **Webhook endpoint**: signed', '  - every call is logged')).toEqual([
+      'presigned URL',
+      'export queue',
+      'admin console',
+      'Webhook endpoint',
+    ]);
+  });
+
+  it('skips lists in a subsection named by a category label', () => {
+    expect(named('### Abuse cases', '- **Replay**: an old webhook sent again', '### Trust boundaries', '- **Webhook endpoint**: signed')).toEqual(['Webhook endpoint']);
+  });
+});
+
+describe('boundariesIn: explicit ids', () => {
+  it.each([
+    ['- **TB-1** Presigned download URL — public', 'TB-1 Presigned download URL'],
+    ['- **TB-2: Export queue**', 'TB-2 Export queue'],
+    ['- AC3: WHEN a guest exports THEN the system SHALL refuse', 'AC3'],
+    ['- [SEC-01] Admin console: SSO only', 'SEC-01 Admin console'],
+    ['- `FR-001` webhook intake', 'FR-001 webhook intake'],
+  ])('%s anchors on the id', (line, expected) => {
+    expect(named(line)).toEqual([expected]);
+  });
+});
+
+describe('mentions', () => {
+  const text = mentionable('The **Presigned**\ndownload URLs expire; see tb2 and AC-3. The `token_store` is sealed.');
+
+  it('ignores case, emphasis, punctuation, line breaks and a plural s', () => {
+    expect(mentions(text, { name: 'presigned download URL', position: { line: 1, column: 1 } })).toBe(true);
+    expect(mentions(text, { name: 'Token store', position: { line: 1, column: 1 } })).toBe(true);
+  });
+
+  it('accepts any form of each word, and one other word between two words of the name', () => {
+    const design = mentionable('Passwords are hashed with argon2id; the session is kept in a store.');
+    expect(mentions(design, { name: 'Password hashes', position: { line: 1, column: 1 } })).toBe(true);
+    expect(mentions(design, { name: 'Session store', position: { line: 1, column: 1 } })).toBe(false);
+    expect(mentions(mentionable('caches are signed'), { name: 'cache signing', position: { line: 1, column: 1 } })).toBe(true);
+  });
+
+  it('matches whole words only: a name inside another word is not a mention', () => {
+    expect(mentions(mentionable('rapid iteration'), { name: 'API', position: { line: 1, column: 1 } })).toBe(false);
+  });
+
+  it('finds an id with or without its hyphen, never a longer id', () => {
+    expect(mentions(text, { id: 'TB-2', position: { line: 1, column: 1 } })).toBe(true);
+    expect(mentions(text, { id: 'AC3', position: { line: 1, column: 1 } })).toBe(true);
+    expect(mentions(mentionable('TB-21 and XTB-2'), { id: 'TB-2', position: { line: 1, column: 1 } })).toBe(false);
+  });
+
+  it('names every boundary it finds with words of its own item (property)', () => {
+    const word = fc.constantFrom('**', '`', 'Webhook', 'endpoint', 'TB-2', ':', ' — ', 'the', 'SHALL', 'Trust boundaries:', '(x)', ',', ';', 'and', '.', '<b>', '\n  - ', ' ');
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 14 }), (parts) => {
+        const line = `- ${parts.join(' ')}`;
+        for (const boundary of boundaries(line)) expect(mentions(mentionable(line), boundary), JSON.stringify(boundary)).toBe(true);
+      }),
+    );
+  });
+});

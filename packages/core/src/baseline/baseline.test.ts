@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
+import type { WorkItemInput } from '../gate/inputs.js';
+import { getDefaultGraph } from '../graph/compile-graph.js';
+import { applyBaseline, baselineEntries, baselineGrowth, baselineOf, parseBaseline, serializeBaseline, type Baseline } from './baseline.js';
+
+const DIR = 'docs/specs/w';
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const REQUIREMENTS = '---\nstatus: approved\n---\n# Requirements\n';
+// A log that claims implementation: the tasks are inspected while requirements wait on approval.
+const LOG = '---\nphase: implementation\n---\n# Log\n';
+const input = (tasks: string, extra: Record<string, string> = {}): WorkItemInput => ({
+  id: 'w',
+  dir: DIR,
+  files: new Map(Object.entries({ 'requirements.md': REQUIREMENTS, 'tasks.md': tasks, 'execution-log.md': LOG, ...extra }).map(([name, text]) => [name, { text }])),
+});
+const evaluate = (item: WorkItemInput): WorkItemResult => evaluateWorkItem(getDefaultGraph(), item);
+const baselineFor = (item: WorkItemInput): Baseline => baselineOf(baselineEntries(evaluate(item), item, sha));
+const marked = (item: WorkItemInput, baseline: Baseline) => {
+  const result = applyBaseline(evaluate(item), item, baseline, sha);
+  return { result, tasks: result.findings.filter((d) => d.ruleId === 'tasks-incomplete').map((d) => `${d.line} ${d.baselined === true ? 'baselined' : 'new'}`) };
+};
+
+const TASKS = '# Tasks\n\n- [ ] Write the importer\n- [x] Parse the header\n- [ ] Write the importer\n';
+
+describe('the baseline: fingerprints that survive unrelated edits', () => {
+  it('counts findings by rule, file and line text; never by line number', () => {
+    const entries = baselineEntries(evaluate(input(TASKS)), input(TASKS), sha).filter((e) => e.ruleId === 'tasks-incomplete');
+    expect(entries).toEqual([{ ruleId: 'tasks-incomplete', file: `${DIR}/tasks.md`, lineDigest: sha('- [ ] Write the importer').slice(0, 16), count: 2, message: expect.stringContaining('Write the importer') }]);
+  });
+
+  it('keeps a finding baselined when lines above it are added and it is re-indented', () => {
+    const baseline = baselineFor(input(TASKS));
+    const moved = input(`# Tasks\n\nSome context someone added.\n\n- [x] Parse the header\n-   [ ]   Write the importer\n\n- [ ]  Write the importer\n`);
+    expect(marked(moved, baseline).tasks).toEqual(['6 baselined', '8 baselined']);
+  });
+
+  it('fails a new finding beside baselined ones, and one more copy of a baselined line', () => {
+    const baseline = baselineFor(input(TASKS));
+    const { result, tasks } = marked(input(`${TASKS}- [ ] Write the importer\n- [ ] Ship it\n`), baseline);
+    expect(tasks).toEqual(['3 baselined', '5 baselined', '6 new', '7 new']);
+    expect(result.ok).toBe(false);
+  });
+
+  it('treats an edited line as a new finding', () => {
+    expect(marked(input(TASKS.replaceAll('Write the importer', 'Write the CSV importer')), baselineFor(input(TASKS))).tasks).toEqual(['3 new', '5 new']);
+  });
+
+  it('makes a result whose errors are all baselined ok, and leaves where it stands as it was', () => {
+    const item = input(TASKS);
+    const before = evaluate(item);
+    const after = applyBaseline(before, item, baselineFor(item), sha);
+    expect(before.ok).toBe(false);
+    expect(after.ok).toBe(true);
+    expect(after.currentNode).toBe(before.currentNode);
+    expect(after.nodes.map((n) => [n.node, n.status, n.outcome])).toEqual(before.nodes.map((n) => [n.node, n.status, n.outcome]));
+    expect(after.nodes.flatMap((n) => n.findings).every((d) => d.baselined === true)).toBe(true);
+  });
+
+  it('never baselines a rule that keeps the gate failing closed', () => {
+    const item = { ...input(TASKS), graphStateIssues: [{ file: `${DIR}/graph-state.json`, line: 1, column: 1, message: 'not valid JSON' }] };
+    const baseline = baselineFor(item);
+    expect(baseline.findings.map((e) => e.ruleId)).not.toContain('graph-state-invalid');
+    const { result } = marked(item, baseline);
+    expect(result.ok).toBe(false);
+    expect(result.findings.find((d) => d.ruleId === 'graph-state-invalid')?.baselined).toBeUndefined();
+  });
+});
+
+describe('baselineGrowth', () => {
+  const entry = (lineDigest: string, count: number) => ({ ruleId: 'tasks-incomplete' as const, file: `${DIR}/tasks.md`, lineDigest, count, message: 'm' });
+
+  it('lists entries added or counted more often, and nothing for a baseline that shrank', () => {
+    const before = baselineOf([entry('00000000000000aa', 1), entry('00000000000000bb', 3)]);
+    const after = baselineOf([entry('00000000000000aa', 2), entry('00000000000000bb', 1), entry('00000000000000cc', 1)]);
+    expect(baselineGrowth(before, after).map((g) => [g.entry.lineDigest, g.before, g.entry.count])).toEqual([
+      ['00000000000000aa', 1, 2],
+      ['00000000000000cc', 0, 1],
+    ]);
+    expect(baselineGrowth(after, before).map((g) => g.entry.lineDigest)).toEqual(['00000000000000bb']);
+    expect(baselineGrowth(undefined, before)).toHaveLength(2);
+  });
+});
+
+describe('parseBaseline and serializeBaseline', () => {
+  it('reads back what it writes, in a stable order (property)', () => {
+    const entry = fc.record({
+      ruleId: fc.constantFrom('tasks-incomplete' as const, 'section-empty' as const, 'approval-missing' as const),
+      file: fc.constantFrom('docs/specs/a/tasks.md', 'docs/specs/b/design.md'),
+      lineDigest: fc.stringMatching(/^[0-9a-f]{16}$/),
+      count: fc.integer({ min: 1, max: 5 }),
+      message: fc.string({ maxLength: 20 }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: (e) => `${e.ruleId} ${e.file} ${e.lineDigest}`, maxLength: 8 }), (entries) => {
+        const text = serializeBaseline(baselineOf(entries));
+        const read = parseBaseline('b.json', text);
+        expect(read.ok && serializeBaseline(read.baseline)).toBe(text);
+        expect(serializeBaseline(baselineOf([...entries].reverse()))).toBe(text);
+      }),
+    );
+  });
+
+  it('reports every problem at its line instead of reading a broken baseline as empty', () => {
+    const result = parseBaseline('b.json', '{\n  "schemaVersion": 1,\n  "findings": [\n    {"ruleId": "no-such-rule", "file": "f", "lineDigest": "xyz", "count": 0, "message": ""}\n  ]\n}\n');
+    expect(!result.ok && result.issues.map((i) => `${i.line} ${i.message}`)).toEqual([
+      '4 findings[0].ruleId: must be a rule id',
+      '4 findings[0].lineDigest: must be 16 hex digits',
+      '4 findings[0].count: must be at least 1',
+    ]);
+    expect(parseBaseline('b.json', '{"schemaVersion": 1, "findings": [')).toMatchObject({ ok: false, issues: [{ line: 1 }] });
+  });
+});

@@ -1,0 +1,14 @@
+import * as v from 'valibot';
+import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
+
+/** `workflow` as the-loop reads it (the graph is compiled on its own, see compile-graph). */
+export const WorkflowSchema = v.strictObject({
+  specDir: v.optional(repositoryPath),
+  graph: v.optional(v.unknown()),
+  /** The harness `the-loop run` drives when `--harness` is not given (default `claude`). */
+  harness: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a harness name such as claude or cursor'))),
+  /** Seconds one harness run at a node may take when the node sets no `timeoutSeconds` (default 1800). */
+  timeoutSeconds: v.optional(timeoutSeconds),
+  // The phase list of earlier releases; the graph supersedes it and it is ignored.
+  phases: v.optional(v.unknown()),
+});
