@@ -8,27 +8,14 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cliBundleOptions } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliDist = `${root}packages/cli/dist`;
 await rm(cliDist, { recursive: true, force: true });
 // One CommonJS file per entry: V8's code cache (see bin/the-loop.cjs) works for scripts, and
 // lazily imported commands become lazily initialised modules inside the bundle.
-await build({
-  absWorkingDir: root,
-  entryPoints: { 'the-loop': 'packages/cli/src/main.ts', 'report-worker': 'packages/cli/src/report-worker.ts' },
-  outdir: cliDist,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  conditions: ['source'],
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
 await writeCodeCache();
 
 const libraries = ['core', 'adapters-claude', 'adapters-cursor', 'hooks'];
@@ -38,8 +25,8 @@ const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-// A representative run (a check that reads every kind of artifact) compiles the functions a
-// start-up needs; the launcher then saves V8's code cache for them beside the bundle.
+// A representative run (a check that reads every kind of artifact, then a report) compiles the
+// functions a start-up needs; the launcher then saves V8's code cache for them beside the bundle.
 async function writeCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-build-'));
   try {
@@ -49,8 +36,10 @@ async function writeCodeCache() {
     await writeFile(join(item, 'design.md'), '---\nstatus: draft\n---\n# D\n\n## Security design\n\nTokens stay on the server.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
     await writeFile(join(item, 'tasks.md'), '# T\n\n- [x] one\n- [ ] two\n* [~] three\n');
     await writeFile(join(item, 'execution-log.md'), '---\nphase: needs-review\n---\n# L\n\n## Review cycles\n\n| Round | Type | Outcome |\n|---|---|---|\n| 1 | self | zero |\n');
+    // A report too: its own functions (and a cached reading of the same artifacts) are compiled then.
+    const also = [['report', '--repo', dir, '--format', 'json']];
     const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, 'check', 'issue-1', '--repo', dir, '--format', 'json'], {
-      env: { ...process.env, THE_LOOP_WRITE_CODE_CACHE: '1' },
+      env: { ...process.env, THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
       encoding: 'utf8',
     });
     if (run.status !== 1 || !existsSync(`${cliDist}/the-loop.cjs.cache`)) {

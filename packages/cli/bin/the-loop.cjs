@@ -28,11 +28,18 @@ const script = new Script(wrap(source), { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
 const done = bundled.exports.main(process.argv.slice(2));
-done.then((code) => {
-  if (process.env.THE_LOOP_WRITE_CODE_CACHE === '1') {
-    writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-    renameSync(`${cacheFile}.tmp`, cacheFile);
-  }
+// The build sets this to the further commands (a JSON list of argument lists) whose functions the
+// cache should hold too, run one after the other before it is written.
+const cacheRuns = process.env.THE_LOOP_WRITE_CODE_CACHE;
+const cached = cacheRuns
+  ? JSON.parse(cacheRuns)
+      .reduce((previous, argv) => previous.then(() => bundled.exports.main(argv)), done)
+      .then(() => {
+        writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+        renameSync(`${cacheFile}.tmp`, cacheFile);
+      })
+  : undefined;
+Promise.all([done, cached]).then(([code]) => {
   // A command that has answered is finished: nothing it left running (a lock wait, a hook's
   // evaluation past its deadline) may hold the process. Exit once both streams are flushed.
   let open = 2;

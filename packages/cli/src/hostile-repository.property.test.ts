@@ -31,12 +31,11 @@ const line = fc.oneof(
   control,
   fc.tuple(fc.string({ maxLength: 10 }), control).map(([a, b]) => `${a}${b}`),
 );
-// Nesting a parser might spend its time on: lists, quotes and brackets, hundreds deep.
-const nested = fc.tuple(fc.constantFrom('- ', '> ', '* [ ] ', '['), fc.integer({ min: 50, max: 250 })).map(([marker, depth]) =>
-  marker === '['
-    ? `${'['.repeat(depth)}x${']'.repeat(depth)}\n`
-    : Array.from({ length: depth }, (_, i) => `${'  '.repeat(marker === '> ' ? 0 : i)}${marker === '> ' ? '> '.repeat(i + 1) : marker}x`).join('\n'),
-);
+// Nesting a parser might spend its time on: lists, quotes, task lists and brackets up to 5,000
+// deep on a line (10 KB), one to three such lines, as the pathological files that once held a hook for a minute.
+const nested = fc
+  .tuple(fc.constantFrom('- ', '> ', '* [ ] ', '1. ', '['), fc.integer({ min: 50, max: 4_999 }), fc.integer({ min: 1, max: 3 }))
+  .map(([marker, depth, lines]) => Array.from({ length: lines }, () => (marker === '[' ? `${'['.repeat(depth)}x${']'.repeat(depth)}` : `${marker.repeat(Math.floor(9_990 / marker.length) < depth ? Math.floor(9_990 / marker.length) : depth)}x`)).join('\n'));
 const text = fc.oneof(
   { weight: 4, arbitrary: fc.array(line, { maxLength: 12 }).map((lines) => lines.join('\n')) },
   { weight: 1, arbitrary: nested },

@@ -105,10 +105,12 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   );
 }
 
-const naturalOrder = new Intl.Collator('en', { numeric: true });
+// Built on first use: creating a collator loads locale data, which a single check never needs.
+let naturalOrder: Intl.Collator | undefined;
 
 /** Work-item order for people: `issue-3` before `issue-11`, the same on every machine. */
 export function compareIds(a: string, b: string): number {
+  naturalOrder ??= new Intl.Collator('en', { numeric: true });
   return naturalOrder.compare(a, b) || compareText(a, b);
 }
 

@@ -1,9 +1,10 @@
 export { RULE_IDS, diagnostic, compareDiagnostics, compareIds, compareText, formatLocation, ruleUrl } from './diagnostic.js';
 export type { Diagnostic, DiagnosticInput, Position, RuleId, Severity } from './diagnostic.js';
 
-export { parseArtifact } from './artifact/parse-artifact.js';
+export { PARSER_VERSION, artifactFromFacts, extractFacts, parseArtifact } from './artifact/parse-artifact.js';
+export { factsFromJson, factsToJson } from './artifact/facts-json.js';
 export { findSection, normalizeTitle } from './artifact/find-section.js';
-export type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, TableRow, Task } from './artifact/types.js';
+export type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, TableRow, Task } from './artifact/types.js';
 
 export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } from './graph/compile-graph.js';
 export type { CompileResult } from './graph/compile-graph.js';

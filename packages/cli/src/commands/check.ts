@@ -1,6 +1,7 @@
 import type { Diagnostic, WorkItemResult } from '@the-loop/core';
 import { baselineGrownSince } from '../gate/baseline-growth.js';
 import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
+import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
@@ -13,7 +14,7 @@ import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { oneOf, parseOptions, pullRequestOption, VERSION, type Command } from './command.js';
 
-const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block]
+const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block] [--no-cache]
        the-loop check --all [--allow-empty] [options]
        the-loop check --changed-from REF [options]
 
@@ -29,6 +30,7 @@ Evaluates work items' gates by walking the lifecycle graph from its start.
   --rules-url URL       absolute URL of the rules documentation, for SARIF helpUri (default ${DEFAULT_RULES_URL})
   --pr N                under approvals.source: github, the pull request whose reviews approve
                         (default: the GitHub Actions event's pull request, else the current branch's)
+  --no-cache            parse every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 ok · 1 gate unmet · 2 usage or configuration error`;
 
 const FORMATS = ['table', 'json', 'sarif', 'github'] as const;
@@ -50,6 +52,7 @@ export const command: Command = {
         'allow-empty': { type: 'boolean' },
         'rules-url': { type: 'string' },
         pr: { type: 'string' },
+        'no-cache': { type: 'boolean' },
       },
       USAGE,
     );
@@ -63,7 +66,7 @@ export const command: Command = {
     if (values['changed-from']?.trim() === '') throw new UsageError('--changed-from is empty; it takes a git ref (is the variable that should hold it unset?)');
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
-    const repo = await openRepo(env.cwd, values.repo);
+    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const options = { recompute: values.recompute === true, env: env.env, pullRequest: pullRequestOption(values.pr, repo, env) };
 
     if (positionals.length === 1) {

@@ -2,6 +2,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { howItEnded } from '@the-loop/core';
 import { blockingFindings, failsCheck, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
+import { cacheFor } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { formatFinding } from '../format/findings.js';
@@ -53,7 +54,8 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
   return withScratchDir('push', async (temp) => {
     // The gate reads the configuration and the work items as they are in the pushed commit.
     await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
-    const probe = await openRepo(temp, undefined);
+    // The pushed files are content-addressed like any others: the repository's own cache serves them.
+    const probe = { ...(await openRepo(temp, undefined)), cache: cacheFor(root, env.env, false) };
     const ids = touchedWorkItems(probe.config.specDir, paths);
     await materializeCommitPaths(root, update.localSha, ids.map((id) => `${probe.config.specDir}/${id}`), temp);
     // A push that deletes the whole spec root leaves nothing to check; any other listing error refuses the push.

@@ -1,4 +1,5 @@
 import { buildReport, type Report } from '@the-loop/core';
+import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
@@ -11,11 +12,12 @@ import { artifactNames, specRootWorkItems } from '../workspace/read-work-item.js
 import { openRepo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command } from './command.js';
 
-const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty]
+const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty] [--no-cache]
 
 The drift report: every work item under the spec root, what it holds and where it stands.
   --format table|json|markdown   table for people (default), json for tools, markdown for a PR comment
   --allow-empty                  a spec root with no work items is not an error
+  --no-cache                     parse every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 every work item passes · 1 some work item is unmet · 2 usage/configuration error or no work items`;
 
 const FORMATS = ['table', 'json', 'markdown'] as const;
@@ -28,16 +30,16 @@ export const command: Command = {
   async run(args, env) {
     const { values, positionals } = parseOptions(
       args,
-      { repo: { type: 'string' }, format: { type: 'string' }, 'allow-empty': { type: 'boolean' } },
+      { repo: { type: 'string' }, format: { type: 'string' }, 'allow-empty': { type: 'boolean' }, 'no-cache': { type: 'boolean' } },
       USAGE,
     );
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
-    const repo = await openRepo(env.cwd, values.repo);
+    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
     const results = await evaluateMany(repo, ids, workerEntry());
     const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
-    if (format === 'json') writeReportJson(env.stdout, report);
+    if (format === 'json') await writeReportJson(env.stdout, report);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
     else env.stdout.write(renderTable(report, colorsFor(env.stdout, env.env)));
     return report.ok ? 0 : 1;
@@ -45,8 +47,9 @@ export const command: Command = {
 };
 
 // The same text as JSON.stringify(report, null, 2), written an item at a time so a report over
-// thousands of work items never holds the whole document in one string.
-function writeReportJson(out: NodeJS.WritableStream, report: Report): void {
+// thousands of work items never holds the whole document in one string, nor in the stream's
+// buffer: a slow reader (a pipe) is waited for.
+async function writeReportJson(out: NodeJS.WritableStream, report: Report): Promise<void> {
   const { items, ...head } = report;
   const opening = JSON.stringify({ ...head, items: [] }, null, 2);
   if (items.length === 0) {
@@ -54,10 +57,10 @@ function writeReportJson(out: NodeJS.WritableStream, report: Report): void {
     return;
   }
   out.write(`${opening.slice(0, opening.lastIndexOf('[]'))}[\n`);
-  items.forEach((item, index) => {
+  for (const [index, item] of items.entries()) {
     const text = JSON.stringify(item, null, 2).replace(/^/gm, '    ');
-    out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`);
-  });
+    if (!out.write(`${text}${index < items.length - 1 ? ',' : ''}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
   out.write('  ]\n}\n');
 }
 

@@ -8,8 +8,9 @@ import { runInProcess } from '../test-support/in-process.js';
 import { neutralize } from './neutralize.js';
 
 // What a terminal would act on: a title change (OSC), a screen clear, a one-character CSI, a
-// carriage return that overwrites the line, a bell, and a right-to-left override.
-const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\rfake ok\u202e';
+// backspace, a bell and a right-to-left override. (A carriage return ends a Markdown line; it is
+// tried in a folder name below.)
+const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\bfake ok\u202e';
 // eslint-disable-next-line no-control-regex -- the characters a terminal acts on are what this test looks for
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
@@ -34,6 +35,7 @@ describe('escape sequences in artifact text and folder names reach the terminal 
     });
     // A folder whose name is not a work-item id is named on stderr.
     await mkdir(join(dir, `docs/specs/bad\u001b[31mname`));
+    await mkdir(join(dir, `docs/specs/over\rwritten`));
     const run = (argv: readonly string[], stdin?: string) => runInProcess(argv, { cwd: dir, adapters: BUILT_IN_ADAPTERS, ...(stdin !== undefined ? { stdin } : {}) });
     const outputs = [
       await run(['check', 'issue-7']),
@@ -48,8 +50,9 @@ describe('escape sequences in artifact text and folder names reach the terminal 
       expect(out.stdout).not.toMatch(RAW);
       expect(out.stderr).not.toMatch(RAW);
     }
-    expect(outputs[0]?.stdout).toContain('ship it \\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m\\u000dfake ok\\u202e');
+    expect(outputs[0]?.stdout).toContain('ship it \\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m\\u0008fake ok\\u202e');
     expect(outputs[2]?.stderr).toContain('skipped docs/specs/bad\\u001b[31mname');
+    expect(outputs[2]?.stderr).toContain('skipped docs/specs/over\\u000dwritten');
     // The hook's reason is text the harness shows: its value is neutralised, not only its encoding.
     expect(JSON.parse(outputs[4]?.stdout ?? '').reason).toContain('ship it \\u001b]0;pwned');
 

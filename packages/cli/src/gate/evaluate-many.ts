@@ -21,15 +21,19 @@ export async function evaluateMany(repo: Repo, ids: readonly string[], workerUrl
   const size = Math.ceil(ids.length / threads);
   const shares = Array.from({ length: threads }, (_, i) => ids.slice(i * size, (i + 1) * size));
   const [own, ...others] = shares;
-  const remote = others.map((share) => runWorker(workerUrl, repo.root, share));
+  const remote = others.map((share) => runWorker(workerUrl, repo.root, share, repo.cache !== undefined));
   const local = await mapLimit(own ?? [], 32, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   return [local, ...(await Promise.all(remote))].flat();
 }
 
-function runWorker(url: URL, root: string, ids: readonly string[]): Promise<ReportInput[]> {
+function runWorker(url: URL, root: string, ids: readonly string[], cache: boolean): Promise<ReportInput[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(url, { workerData: { root, ids } });
-    worker.once('message', (results: ReportInput[]) => resolve(results));
+    const worker = new Worker(url, { workerData: { root, ids, cache } });
+    const results: ReportInput[] = [];
+    worker.on('message', (batch: { results: ReportInput[]; done: boolean }) => {
+      results.push(...batch.results);
+      if (batch.done) resolve(results);
+    });
     worker.once('error', reject);
     // Results arrive before 'exit', so this only rejects a worker that ended without them: left
     // pending, the promise would let the process drain and exit 0 with no report.

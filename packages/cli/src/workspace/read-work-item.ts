@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
 import { sha256 } from './digest.js';
-import type { Repo } from './repo.js';
+import type { ArtifactCache, Repo } from './repo.js';
 
 // The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
 // thousands of nested brackets or quote markers), or thousands of separate lists (20,000 took
@@ -100,7 +100,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(join(dir, name), repo.root, folderChecked);
+        const read = await readArtifact(join(dir, name), repo.root, folderChecked, repo.cache);
         if (!read) return;
         files.set(name, read.source);
         if (read.digest) digests.set(name, read.digest);
@@ -109,7 +109,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
 }
 
-async function readArtifact(path: string, root: string, folderChecked: boolean): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+async function readArtifact(path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
@@ -127,7 +127,8 @@ async function readArtifact(path: string, root: string, folderChecked: boolean):
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    return { source: { text }, digest: sha256(bytes) };
+    const digest = sha256(bytes);
+    return { source: cache ? { text, facts: await cache.facts(digest, text) } : { text }, digest };
   } catch (error) {
     return unreadable((error as Error).message);
   }

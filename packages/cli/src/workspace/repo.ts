@@ -1,7 +1,12 @@
 import { join, resolve } from 'node:path';
-import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
+
+/** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
+export interface ArtifactCache {
+  facts(digest: string, text: string): Promise<ArtifactFacts>;
+}
 
 /** A repository the CLI works on: its root and its configuration. */
 export interface Repo {
@@ -11,6 +16,8 @@ export interface Repo {
   readonly specRoot: string;
   /** `.the-loop/collaborators.yaml`; none when the file is absent. */
   readonly collaborators: readonly Collaborator[];
+  /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
+  readonly cache?: ArtifactCache | undefined;
 }
 
 /**

@@ -136,8 +136,8 @@ describe('parseArtifact: empty sections', () => {
   });
 
   it('ends at the next heading of the same or higher level only', () => {
-    const sections = parseArtifact('a.md', ['## A', '### A.1', 'x', '# B', 'y'].join('\n')).sections;
-    expect(sections.find((s) => s.title === 'A')?.text).toBe('A.1\nx');
+    const sections = parseArtifact('a.md', ['## A', '### A.1', '- x', '# B', '- y'].join('\n')).sections;
+    expect(sections.map((s) => `${s.title}: ${s.items.map((i) => i.text).join(',')}`)).toEqual(['A: x', 'A.1: x', 'B: y']);
   });
 });
 
@@ -185,5 +185,20 @@ describe('parseArtifact: tables', () => {
 
   it('ignores table-like lines inside a fence', () => {
     expect(parseArtifact('a.md', '```\n| a | b |\n|---|---|\n| 1 | 2 |\n```\n').tables).toEqual([]);
+  });
+});
+
+describe('parseArtifact: bounded worst cases', () => {
+  it('stops at thousands of nested list items with an error at their line, in bounded time', () => {
+    const deep = `${'- '.repeat(4_999)}[ ] x`;
+    const artifact = parseArtifact('t.md', `# Tasks\n\n- [x] done\n${deep}\n${deep}\n`);
+    expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.severity}`)).toEqual(['4:1 artifact-unreadable error']);
+    expect(artifact.tasks.map((t) => t.text)).toEqual(['done']);
+  });
+
+  it('reads 40 nested lists, deeper than any spec goes, without a finding', () => {
+    const artifact = parseArtifact('t.md', `${'- '.repeat(40)}[ ] deep\n`);
+    expect(artifact.diagnostics).toEqual([]);
+    expect(artifact.tasks.map((t) => t.text)).toEqual(['deep']);
   });
 });

@@ -1,18 +1,19 @@
-import type { Heading, List, ListItem, Paragraph, Root, RootContent, Table as MdTable } from 'mdast';
+import type { Heading, List, ListItem, Nodes, Paragraph, Root, RootContent, Table as MdTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkFrontmatter from 'remark-frontmatter';
-import { remarkGfmParts } from './remark-gfm-parts.js';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
 import type { Diagnostic, Position } from '../diagnostic.js';
+import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { isSubstantive } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
-import type { Artifact, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
+import { markdownTree, type MarkdownTree } from './markdown-tree.js';
+import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
-const processor = unified().use(remarkParse).use(remarkGfmParts).use(remarkFrontmatter, ['yaml']);
+/**
+ * Bumped whenever the facts read from the same bytes could differ: cached facts carry the
+ * version they were read with, and facts of another version are read again.
+ */
+export const PARSER_VERSION = 3;
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
 // marker with no text after it (`- [ ]` alone is still an unticked box).
@@ -23,14 +24,25 @@ const LOOSE_MARKER = /^\[([^\]\n])\](?:\s+|$)/;
  * parser becomes an `internal-error` diagnostic so the gate fails closed.
  */
 export function parseArtifact(path: string, rawText: string): Artifact {
-  const text = rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText;
+  return artifactFromFacts(path, rawText, extractFacts(rawText));
+}
+
+/** An artifact from facts read earlier from the same bytes (a cache), bound to its path. */
+export function artifactFromFacts(path: string, rawText: string, facts: ArtifactFacts): Artifact {
+  return { ...facts, path, text: withoutBom(rawText), diagnostics: facts.diagnostics.map((d) => ({ ...d, file: path })) };
+}
+
+/**
+ * What the gates read from a file's contents. Total, like {@link parseArtifact}. `tree` is
+ * the parser: the fast one by default, remark's reading in tests that compare the two.
+ */
+export function extractFacts(rawText: string, tree: (text: string) => MarkdownTree = markdownTree): ArtifactFacts {
+  const text = withoutBom(rawText);
   const lineCount = countLines(text);
   try {
-    return parseMarkdown(path, text, lineCount);
+    return factsOf(tree(text), text, lineCount);
   } catch (error) {
     return {
-      path,
-      text,
       lineCount,
       empty: text.trim() === '',
       frontMatter: undefined,
@@ -38,36 +50,23 @@ export function parseArtifact(path: string, rawText: string): Artifact {
       tasks: [],
       tables: [],
       statements: [],
-      diagnostics: [parserFailed(path, error)],
+      diagnostics: [parserFailed('', error)],
     };
   }
 }
 
-/**
- * A file's front-matter block as the parser finds it: the offsets of the block, fences
- * included, and its YAML; undefined when the file has none. `text` has no byte-order mark.
- */
-export function frontMatterBlock(text: string): { start: number; end: number; yaml: string } | undefined {
-  const first = (processor.parse(text) as Root).children[0];
-  const start = first?.position?.start.offset;
-  const end = first?.position?.end.offset;
-  return first?.type === 'yaml' && start !== undefined && end !== undefined ? { start, end, yaml: first.value } : undefined;
-}
-
-function parseMarkdown(path: string, text: string, lineCount: number): Artifact {
-  const root = processor.parse(text) as Root;
+function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: number): ArtifactFacts {
   const diagnostics: Diagnostic[] = [];
   let frontMatter: FrontMatter | undefined;
   const first = root.children[0];
   if (first?.type === 'yaml') {
     const position = start(first);
-    const result = parseFrontMatter(path, { yaml: first.value, firstLine: position.line + 1, position });
+    const result = parseFrontMatter('', { yaml: first.value, firstLine: position.line + 1, position });
     frontMatter = result.frontMatter;
     diagnostics.push(...result.diagnostics);
-  } else diagnostics.push(...unclosedFrontMatter(path, text));
+  } else diagnostics.push(...unclosedFrontMatter('', text));
+  if (truncatedAt !== undefined) diagnostics.push(nestedTooDeep('', truncatedAt));
   return {
-    path,
-    text,
     lineCount,
     empty: text.trim() === '',
     frontMatter,
@@ -81,23 +80,26 @@ function parseMarkdown(path: string, text: string, lineCount: number): Artifact 
 
 function readSections(root: Root): Section[] {
   const children = root.children;
+  // A node belongs to every enclosing section (six levels at most): judge each once.
+  const substantive: (boolean | undefined)[] = [];
+  const substantiveAt = (at: number): boolean => (substantive[at] ??= isSubstantive(children[at] as RootContent));
   const sections: Section[] = [];
   children.forEach((node, index) => {
     if (node.type !== 'heading') return;
-    const owned: RootContent[] = [];
-    // Indexing, not slicing the rest: a copy per heading is quadratic on a file of headings.
-    for (let at = index + 1; at < children.length; at += 1) {
-      const next = children[at] as RootContent;
+    let end = index + 1;
+    while (end < children.length) {
+      const next = children[end] as RootContent;
       if (next.type === 'heading' && next.depth <= node.depth) break;
-      owned.push(next);
+      end += 1;
     }
+    const owned: number[] = [];
+    for (let at = index + 1; at < end; at += 1) owned.push(at);
     sections.push({
       title: headingTitle(node),
       depth: node.depth,
       position: start(node),
-      empty: !owned.some(isSubstantive),
-      text: owned.map((child) => toString(child)).join('\n'),
-      items: listEntries(owned),
+      empty: !owned.some(substantiveAt),
+      items: listEntries(owned.map((at) => children[at] as RootContent)),
     });
   });
   return sections;
@@ -130,10 +132,17 @@ function listEntry(item: ListItem, depth = 0): ListEntry {
 
 function readTasks(root: Root): Task[] {
   const tasks: Task[] = [];
-  visit(root, 'listItem', (item: ListItem) => {
-    const task = taskOf(item);
-    if (task) tasks.push(task);
-  });
+  // List items sit in lists, lists in list items, block quotes and the root: nowhere else.
+  const walk = (nodes: readonly Nodes[]): void => {
+    for (const node of nodes) {
+      if (node.type === 'listItem') {
+        const task = taskOf(node);
+        if (task) tasks.push(task);
+      }
+      if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') walk(node.children);
+    }
+  };
+  walk(root.children);
   return tasks;
 }
 
@@ -218,6 +227,10 @@ function headingTitle(node: Heading): string {
 function start(node: { position?: { start: { line: number; column: number } } | undefined }): Position {
   const point = node.position?.start;
   return point ? { line: point.line, column: point.column } : { line: 1, column: 1 };
+}
+
+function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 // As CommonMark (and so every position remark reports) counts them: \r\n, \r and \n each end a line.

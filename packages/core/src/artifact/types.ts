@@ -34,8 +34,6 @@ export interface Section {
   readonly position: Position;
   /** True when the section holds nothing but whitespace, comments, placeholders or guidance. */
   readonly empty: boolean;
-  /** The section's content as plain text (headings of subsections included). */
-  readonly text: string;
   /** The section's own top-level list items. */
   readonly items: readonly ListEntry[];
 }
@@ -79,9 +77,17 @@ export interface Table {
 }
 
 /** Everything the gates read from one artifact file. */
-export interface Artifact {
+export interface Artifact extends ArtifactFacts {
   readonly path: string;
   readonly text: string;
+}
+
+/**
+ * What parsing finds in a file's contents, independent of where the file is: the same bytes
+ * always give the same facts, so they can be cached by the bytes' digest. Diagnostics name
+ * the file once the facts are bound to a path.
+ */
+export interface ArtifactFacts {
   readonly lineCount: number;
   /** True when the file holds only whitespace. */
   readonly empty: boolean;

@@ -1,6 +1,7 @@
 import { isMap } from 'yaml';
 import { findSection } from '../artifact/find-section.js';
-import { frontMatterBlock, parseArtifact } from '../artifact/parse-artifact.js';
+import { frontMatterBlock } from '../artifact/markdown-tree.js';
+import { parseArtifact } from '../artifact/parse-artifact.js';
 import type { Artifact, Section } from '../artifact/types.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
 import type { TransitionRow } from '../graph-state/effects.js';

@@ -1,4 +1,4 @@
-import { parseArtifact } from '../artifact/parse-artifact.js';
+import { artifactFromFacts, parseArtifact } from '../artifact/parse-artifact.js';
 import type { Artifact } from '../artifact/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { emptyArtifact } from '../rules/artifact-empty.js';
@@ -30,7 +30,7 @@ export class ArtifactSet {
     if (source === undefined || 'unreadable' in source) {
       read = { problem: unreadableArtifact(name, this.pathOf(name), source?.unreadable) };
     } else {
-      const artifact = parseArtifact(this.pathOf(name), source.text);
+      const artifact = source.facts ? artifactFromFacts(this.pathOf(name), source.text, source.facts) : parseArtifact(this.pathOf(name), source.text);
       const problem = emptyArtifact(name, artifact);
       read = problem ? { problem } : { artifact };
     }

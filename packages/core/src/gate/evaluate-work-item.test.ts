@@ -82,6 +82,13 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.nodes.every((n) => n.status === 'passed' || n.status === 'skipped')).toBe(true);
   });
 
+  it('a finished work item whose tasks nest thousands deep is not finished: the file is not read past that depth', () => {
+    const deep = `${'- '.repeat(4_999)}[x] hidden\n`;
+    const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': `- [x] a\n\n${deep}${deep}- [ ] after\n`, 'execution-log.md': completeLog('complete') }, approvedBy('requirements.md', 'design.md', 'execution-log.md'));
+    expect(result.ok).toBe(false);
+    expect(result.findings.map((d) => `${d.file.slice(DIR.length + 1)}:${d.line} ${d.ruleId} ${d.severity}`)).toContain('tasks.md:3 artifact-unreadable error');
+  });
+
   it('a finished work item whose graph state records a node off the main line ends unmet at the last node, not passed', () => {
     const files = { 'requirements.md': REQUIREMENTS, 'design.md': DESIGN, 'tasks.md': '- [x] a\n', 'execution-log.md': completeLog('complete') };
     const result = evaluate(files, { ...approvedBy('requirements.md', 'design.md', 'execution-log.md'), recordedNode: 'escalated' });

@@ -1,8 +1,12 @@
+import type { ArtifactFacts } from '../artifact/types.js';
 import type { VerificationInput } from '../verification/view.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
 
-/** A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link loop). */
-export type ArtifactSource = { readonly text: string } | { readonly unreadable: string };
+/**
+ * A file's contents, or the reason it could not be read (binary, not UTF-8, too large, a link
+ * loop). `facts` are what parsing these contents gives, when they were read earlier (a cache).
+ */
+export type ArtifactSource = { readonly text: string; readonly facts?: ArtifactFacts | undefined } | { readonly unreadable: string };
 
 /**
  * An approval bound to the artifact's SHA-256: recorded by `the-loop graph approve`, or read

@@ -11,8 +11,8 @@ export function parserFailed(path: string, error: unknown): Diagnostic {
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */
 export function examples(): RuleExamples {
   return {
-    // Twelve thousand nested blockquotes run the parser out of stack.
-    notOk: [{ title: 'a blockquote nested 12,000 deep', files: { 'requirements.md': `${'>'.repeat(12_000)} deep\n` }, findings: ['requirements.md:1:1'] }],
-    ok: [{ title: 'a blockquote nested three deep', files: { 'requirements.md': '>>> deep\n' } }],
+    // Fifty thousand nested strong spans run the parser out of stack, whatever the engine's stack size.
+    notOk: [{ title: 'a word inside 100,000 asterisks on each side', files: { 'requirements.md': `${'*'.repeat(100_000)}deep${'*'.repeat(100_000)}\n` }, findings: ['requirements.md:1:1'] }],
+    ok: [{ title: 'a word inside three asterisks on each side', files: { 'requirements.md': '***deep***\n' } }],
   };
 }

@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { extractFacts, PARSER_VERSION } from '@the-loop/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../test-support/cli.js';
+import { artifactCache, CACHE_DIR } from './artifact-cache.js';
+
+const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
+// The cache is off in CI; these runs must use it whatever the surrounding environment says.
+const LOCAL = { CI: '' };
+const temps: string[] = [];
+
+// The fixture without any machine-local state a run over it may have left.
+async function copyFixture(root: string): Promise<void> {
+  await cp(FIXTURE, root, { recursive: true, filter: (source) => !source.includes(join('.the-loop', 'local')) });
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'the-loop-cache-'));
+  temps.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
+const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), `${digest}.v${PARSER_VERSION}.json.gz`);
+
+/** A fresh cache holding the facts of `text`, and where its entry is. */
+async function cachedOnce(text: string) {
+  const root = await tempDir();
+  const digest = digestOf(text);
+  await artifactCache(root).facts(digest, text);
+  return { root, text, digest, expected: extractFacts(text), path: entryPath(root, digest) };
+}
+
+async function entries(root: string): Promise<string[]> {
+  const dir = join(root, CACHE_DIR);
+  const buckets = await readdir(dir).catch(() => [] as string[]);
+  return (await Promise.all(buckets.map(async (bucket) => (await readdir(join(dir, bucket))).map((name) => `${bucket}/${name}`)))).flat();
+}
+
+describe('the artifact cache', () => {
+  it('gives the facts parsing gives, and reads them from disk the second time', async () => {
+    const root = await tempDir();
+    const text = '---\nstatus: draft\n---\n# Tasks\n\n- [ ] one\n- [x] two\n';
+    const digest = digestOf(text);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
+    expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${digest}.v${PARSER_VERSION}.json.gz`]);
+    // Facts stored under that digest are what a later run gets, without parsing.
+    const other = extractFacts('# Tasks\n\n- [x] everything\n');
+    await writeFile(entryPath(root, digest), gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: other })));
+    expect(await artifactCache(root).facts(digest, text)).toEqual(other);
+  });
+
+  it('ignores and rewrites an entry that is corrupt, of other bytes, or not facts', async () => {
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
+    const corrupt = [
+      Buffer.from('not gzip'),
+      gzipSync('{"parser":1,'),
+      gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') })),
+      gzipSync(JSON.stringify({ parser: PARSER_VERSION + 1, digest, facts: expected })),
+      gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: { ...expected, tasks: 'none' } })),
+    ];
+    for (const bytes of corrupt) {
+      await writeFile(path, bytes);
+      expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+      expect(JSON.parse(gunzipSync(await readFile(path)).toString('utf8'))).toEqual({ parser: PARSER_VERSION, digest, facts: JSON.parse(JSON.stringify(expected)) });
+    }
+  });
+
+  it('is not trapped by a hostile entry: a FIFO, a symbolic link, a bucket linked elsewhere', async () => {
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
+    // A FIFO would block a plain read for ever.
+    await rm(path);
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // A link to facts elsewhere is not followed.
+    const elsewhere = join(root, 'forged.json.gz');
+    await writeFile(elsewhere, gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') })));
+    await rm(path);
+    await symlink(elsewhere, path);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // A bucket replaced by a link to another directory: nothing there is written or removed.
+    const victim = await tempDir();
+    await writeFile(join(victim, 'keep.txt'), 'x'.repeat(2 * 1024 * 1024));
+    await rm(join(root, CACHE_DIR, digest.slice(0, 2)), { recursive: true });
+    await symlink(victim, join(root, CACHE_DIR, digest.slice(0, 2)));
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readdir(victim)).toEqual(['keep.txt']);
+  });
+
+  it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
+    const root = await tempDir();
+    const cache = artifactCache(root);
+    // Incompressible tasks (each also a statement: about 80 KB of facts compressed), every digest in the same bucket.
+    const digests: string[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const text = `# T\n\n${Array.from({ length: 700 }, () => `- [ ] ${createHash('sha256').update(`${i}-${Math.random()}`).digest('base64')}`).join('\n')}\n`;
+      const digest = `ab${digestOf(text).slice(2)}`;
+      digests.push(digest);
+      await cache.facts(digest, text);
+    }
+    const bucket = join(root, CACHE_DIR, 'ab');
+    const names = await readdir(bucket);
+    const sizes = await Promise.all(names.map(async (name) => (await stat(join(bucket, name))).size));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1024 * 1024);
+    expect(names.length).toBeLessThan(30);
+    expect(names).toContain(`${digests[29]}.v${PARSER_VERSION}.json.gz`);
+    expect(names).not.toContain(`${digests[0]}.v${PARSER_VERSION}.json.gz`);
+  });
+});
+
+describe('reports with and without the cache', () => {
+  it('are byte-identical, cold and warm, in every format', async () => {
+    const root = await tempDir();
+    await copyFixture(root);
+    for (const format of ['json', 'table', 'markdown']) {
+      const fresh = await runBuiltCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root, env: LOCAL });
+      const cold = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root, env: LOCAL });
+      const warm = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root, env: LOCAL });
+      expect(fresh.stderr).toBe('');
+      expect([cold.code, warm.code]).toEqual([fresh.code, fresh.code]);
+      expect(cold.stdout).toBe(fresh.stdout);
+      expect(warm.stdout).toBe(fresh.stdout);
+    }
+    // One entry per distinct artifact of the 34 work items, and git never sees them.
+    expect((await entries(root)).length).toBeGreaterThan(100);
+    expect(await readFile(join(root, '.the-loop/local/.gitignore'), 'utf8')).toBe('*\n');
+  });
+
+  it('is not used with --no-cache, nor in CI', async () => {
+    const root = await tempDir();
+    await copyFixture(root);
+    await runBuiltCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
+    await runBuiltCli(['report', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
+    await runBuiltCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });
+    expect(await entries(root)).toEqual([]);
+    await runBuiltCli(['check', 'issue-12', '--repo', root], { cwd: root, env: LOCAL });
+    expect((await entries(root)).length).toBeGreaterThan(0);
+  });
+});

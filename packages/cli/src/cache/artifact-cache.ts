@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
+import { LOCAL_DIR, localDir } from '../state/local-state.js';
+import { escapes, readBytesIfPresent } from '../workspace/read-file.js';
+import type { ArtifactCache, Repo } from '../workspace/repo.js';
+
+/** Where the facts read from artifacts are kept, under the machine-local directory. */
+export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
+
+// Entries sit in 256 buckets named by the digest's first two hex digits. A bucket keeps at most
+// this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB, and a
+// 10,000-item repository (compressed entries are about a quarter of the Markdown) fits in 60 MB.
+const BUCKET_BYTES = 1024 * 1024;
+// Facts larger than this (a huge artifact) are read afresh every time rather than kept.
+const ENTRY_BYTES = 128 * 1024;
+
+/**
+ * The content-addressed cache of artifact facts in `.the-loop/local/cache/artifacts/`: keyed by
+ * the SHA-256 of the bytes and the parser version, each entry written whole or not at all. An
+ * entry that cannot be read, is corrupt, or was written for other bytes or another parser is
+ * ignored and written again. The cache never changes a result, only how fast it comes; any
+ * failure to read or write it just means parsing.
+ */
+export function artifactCache(root: string): ArtifactCache {
+  const dir = join(root, CACHE_DIR);
+  const buckets = new Map<string, Promise<Bucket>>();
+  // Whether a bucket folder really lies inside the repository: checked once a process, not per entry.
+  const inside = new Map<string, Promise<boolean>>();
+  let ready: Promise<unknown> | undefined;
+  return {
+    async facts(digest, text) {
+      const name = `${digest}.v${PARSER_VERSION}.json.gz`;
+      const bucket = digest.slice(0, 2);
+      let checked = inside.get(bucket);
+      if (!checked) {
+        checked = insideRepository(root, join(dir, bucket));
+        inside.set(bucket, checked);
+      }
+      const cached = await readEntry(root, join(dir, bucket, name), digest, await checked);
+      if (cached) return cached;
+      const facts = extractFacts(text);
+      const json = factsToJson(facts);
+      if (json !== undefined) {
+        // Machine-local state: the directory is created ignored by git, once per process.
+        ready ??= localDir(root);
+        await ready
+          .then(() => writeEntry(root, dir, bucket, name, entryOf(digest, json), buckets))
+          .catch(() => undefined);
+      }
+      return facts;
+    },
+  };
+}
+
+function entryOf(digest: string, json: string): string {
+  return `{"parser":${PARSER_VERSION},"digest":"${digest}","facts":${json}}`;
+}
+
+async function readEntry(root: string, path: string, digest: string, folderChecked: boolean): Promise<ArtifactFacts | undefined> {
+  // The directory is the repository's, so hostile: read through the one bounded reader (no link
+  // followed, a FIFO never waited on, only a regular file of an entry's size); anything that
+  // cannot be read or decoded is no entry, and is written again.
+  try {
+    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: ENTRY_BYTES, noLinks: true, folderChecked });
+    if (bytes === undefined) return undefined;
+    const entry = JSON.parse(gunzipSync(bytes, { maxOutputLength: ENTRY_BYTES * 64 }).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
+    return entry.parser === PARSER_VERSION && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function insideRepository(root: string, dir: string): Promise<boolean> {
+  try {
+    return !escapes(await realpath(root), await realpath(dir));
+  } catch {
+    return false;
+  }
+}
+
+interface Bucket {
+  readonly dir: string;
+  readonly entries: { name: string; size: number; at: number }[];
+  bytes: number;
+}
+
+async function writeEntry(root: string, dir: string, bucketName: string, name: string, entry: string, buckets: Map<string, Promise<Bucket>>): Promise<void> {
+  const data = gzipSync(entry, { level: 1 });
+  if (data.length > ENTRY_BYTES) return;
+  let opened = buckets.get(bucketName);
+  if (!opened) {
+    opened = openBucket(root, join(dir, bucketName));
+    buckets.set(bucketName, opened);
+  }
+  const bucket = await opened;
+  // Written beside the entry, then renamed over it: a reader sees the old entry or the new one.
+  const temp = join(bucket.dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await rename(temp, join(bucket.dir, name));
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  bucket.entries.push({ name, size: data.length, at: Date.now() });
+  bucket.bytes += data.length;
+  if (bucket.bytes > BUCKET_BYTES) await prune(bucket);
+}
+
+// What the cache writes: entries, and the temporary files they are written through. Nothing
+// else in a bucket is counted or ever removed.
+const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json\.gz|\.[0-9a-f]{64}\.v\d+\.json\.gz\.\d+\.[0-9a-f]+\.tmp)$/;
+
+async function openBucket(root: string, dir: string): Promise<Bucket> {
+  await mkdir(dir, { recursive: true });
+  // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
+  // refused, and so is one reached through a linked folder out of the repository.
+  if (!(await lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (!(await insideRepository(root, dir))) throw new Error(`${dir} leads out of the repository`);
+  const entries = await Promise.all(
+    (await readdir(dir))
+      .filter((name) => OWN_FILE.test(name))
+      .map(async (name) => {
+        const info = await lstat(join(dir, name)).catch(() => undefined);
+        return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
+      }),
+  );
+  return { dir, entries, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
+}
+
+/** Drop the oldest entries (other parser versions' among them) down to three quarters of the bound. */
+async function prune(bucket: Bucket): Promise<void> {
+  bucket.entries.sort((a, b) => a.at - b.at);
+  while (bucket.bytes > (BUCKET_BYTES * 3) / 4 && bucket.entries.length > 0) {
+    const oldest = bucket.entries.shift() as Bucket['entries'][number];
+    bucket.bytes -= oldest.size;
+    await rm(join(bucket.dir, oldest.name), { force: true });
+  }
+}
+
+/**
+ * The repository's cache, unless `--no-cache` was given or the run is in CI (`CI` set, as every
+ * CI service sets it): a CI run starts clean, and must trust nothing left on disk before it.
+ */
+export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean): ArtifactCache | undefined {
+  const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false' && env['CI'] !== '0';
+  return noCache || ci ? undefined : artifactCache(root);
+}
+
+/** The repository with its cache attached, unless {@link cacheFor} says not to use one. */
+export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false): Repo {
+  const cache = cacheFor(repo.root, env, noCache);
+  return cache ? { ...repo, cache } : repo;
+}

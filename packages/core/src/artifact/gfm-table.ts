@@ -1,0 +1,102 @@
+import type { StateBlock } from 'markdown-it';
+
+// A delimiter row: cells of `-`, each maybe with a colon at either end, between optional pipes.
+const DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/**
+ * A table row's cells as GFM writes them: split at pipes not escaped by a backslash (a `\\`
+ * pair escapes nothing), the pipe at either end optional. Cell text keeps its escapes.
+ */
+export function splitCells(row: string): string[] {
+  const text = row.trim();
+  const cells: string[] = [];
+  let cell = '';
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at] as string;
+    const next = text[at + 1];
+    if (char === '\\' && (next === '\\' || next === '|')) {
+      cell += char + next;
+      at += 1;
+    } else if (char === '|') {
+      cells.push(cell);
+      cell = '';
+    } else cell += char;
+  }
+  cells.push(cell);
+  if (text.startsWith('|')) cells.shift();
+  if (cells.length > 0 && text.endsWith('|') && !text.endsWith('\\|') && cells[cells.length - 1] === '') cells.pop();
+  // A row of nothing but a pipe is one empty cell.
+  return cells.length === 0 && text !== '' ? [''] : cells.map((content) => content.trim());
+}
+
+function lineText(state: StateBlock, line: number): string {
+  return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+}
+
+/**
+ * GFM tables as micromark-extension-gfm-table reads them, as a markdown-it block rule: a
+ * header line of one or more cells, then a delimiter row with as many cells that has a pipe or
+ * a colon (so `a|` over `---` stays a setext heading), then every following line of the same
+ * container up to a blank line or another block. markdown-it's own table rule wants a pipe in
+ * the header, pads and cuts rows to the header's width and reads escapes differently.
+ * Tokens: `table_open`, then `tr_open`/`tr_close` for each row (the header first; cells are
+ * split again from each row's line), then `table_close`.
+ */
+export function gfmTable(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  const delimiterLine = startLine + 1;
+  if (delimiterLine >= endLine) return false;
+  if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+  const delimiterIndent = (state.sCount[delimiterLine] ?? 0) - state.blkIndent;
+  if (delimiterIndent < 0 || delimiterIndent >= 4) return false;
+  // Asked at every line of every paragraph: most lines fail on their first character.
+  const first = state.src.charCodeAt((state.bMarks[delimiterLine] ?? 0) + (state.tShift[delimiterLine] ?? 0));
+  if (first !== 0x7c && first !== 0x2d && first !== 0x3a) return false;
+  const delimiter = lineText(state, delimiterLine);
+  // `- |` opens a list item, which ends the paragraph the header line would have been.
+  if (!DELIMITER_ROW.test(delimiter) || !/[|:]/.test(delimiter) || /^-[ \t]/.test(delimiter)) return false;
+  const width = splitCells(delimiter).length;
+  const head = lineText(state, startLine);
+  const header = splitCells(head);
+  // A lone pipe is no header row.
+  if (head.trim() === '|' || header.length !== width) return false;
+  if (silent) return true;
+
+  const terminators = state.md.block.ruler.getRules('blockquote');
+  const parentType = state.parentType;
+  state.parentType = 'table' as typeof state.parentType;
+  const open = state.push('table_open', 'table', 1);
+  const lines: [number, number] = [startLine, 0];
+  open.map = lines;
+  pushRow(state, startLine);
+  let line = delimiterLine + 1;
+  for (; line < endLine; line += 1) {
+    const indent = (state.sCount[line] ?? 0) - state.blkIndent;
+    // A lazy line, a blank one, or indented code ends the table.
+    if (indent < 0 || indent >= 4 || state.isEmpty(line)) break;
+    if (terminators.some((rule) => rule(state, line, endLine, true)) || startsHtml(state, line, endLine)) break;
+    pushRow(state, line);
+  }
+  state.push('table_close', 'table', -1);
+  lines[1] = line;
+  state.parentType = parentType;
+  state.line = line;
+  return true;
+}
+
+/**
+ * Any HTML block ends a table, a lone tag line too (which may not interrupt a paragraph, so
+ * markdown-it's quiet check says no): the rule is run for real and its tokens taken back.
+ */
+function startsHtml(state: StateBlock, line: number, endLine: number): boolean {
+  const html = state.md.block.ruler.__rules__.find((rule) => rule.name === 'html_block')?.fn;
+  const [tokens, next] = [state.tokens.length, state.line];
+  const starts = html?.(state, line, endLine, false) === true;
+  state.tokens.length = tokens;
+  state.line = next;
+  return starts;
+}
+
+function pushRow(state: StateBlock, line: number): void {
+  state.push('tr_open', 'tr', 1).map = [line, line + 1];
+  state.push('tr_close', 'tr', -1);
+}

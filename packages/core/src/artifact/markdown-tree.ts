@@ -1,0 +1,322 @@
+import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
+import type { MarkdownIt, Token } from 'markdown-it';
+import { toString } from 'mdast-util-to-string';
+import { splitCells } from './gfm-table.js';
+import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
+
+/** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
+export interface MarkdownTree {
+  readonly root: Root;
+  /** The line (1-based) where nesting went too deep and the rest of that block was not read. */
+  readonly truncatedAt: number | undefined;
+}
+
+// A leading `---` line, the YAML, and the next `---` line, as remark-frontmatter reads them.
+const FRONT_MATTER = /^---[ \t]*(?:\r\n|\r|\n)(?:([\s\S]*?)(?:\r\n|\r|\n))??---[ \t]*(?=\r\n|\r|\n|$)/;
+
+// A GFM task check at the start of a list item's first paragraph: `[ ]`, `[x]` or `[X]`, then a
+// line ending, or spaces and something more (micromark-extension-gfm-task-list-item's rule).
+const TASK_CHECK = /^\[([ \t\n]|[xX])\](?=\n|[ \t]+[\s\S])/;
+
+// HTML blocks that end only at an end marker (CommonMark's kinds 1 to 5): how each starts, and its marker.
+const HTML_ENDS: readonly (readonly [RegExp, RegExp])[] = [
+  [/^<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^<!--/, /-->/],
+  [/^<\?/, /\?>/],
+  [/^<![A-Za-z]/, />/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+];
+
+// A line that opens a block quote or a list item.
+const CONTAINER_START = /^[ \t]*(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
+
+interface Position {
+  readonly start: { readonly line: number; readonly column: number };
+  readonly end: { readonly line: number; readonly column: number };
+}
+
+type Container = { children: Nodes[] };
+
+/**
+ * The document's tree, built from markdown-it's block tokens in the shape remark-parse gives
+ * (with remark-frontmatter and the GFM table and task-list extensions), holding what the gates
+ * read: node types, start positions of headings, paragraphs, list items, tables and rows, and
+ * plain text.
+ * Line endings inside texts are `\n` whatever the file uses.
+ */
+export function markdownTree(text: string): MarkdownTree {
+  const root: Root = { type: 'root', children: [] };
+  let body = text;
+  const front = FRONT_MATTER.exec(text);
+  if (front) {
+    root.children.push({ type: 'yaml', value: front[1] ?? '', position: at(1, 1) });
+    // Blank lines in its place keep every later line where it was.
+    body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
+  }
+  const md = markdownReader();
+  const src = body.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  const env: ParseEnv = { starts: lineStarts(src) };
+  const tokens: Token[] = [];
+  md.block.parse(src, md, env, tokens);
+  new TreeBuilder(md, env, src, tokens).build(root);
+  return { root, truncatedAt: env.truncatedAt === undefined ? undefined : env.truncatedAt + 1 };
+}
+
+/**
+ * A file's front-matter block: the offsets of the block, fences included, and its YAML;
+ * undefined when the file has none. `text` has no byte-order mark.
+ */
+export function frontMatterBlock(text: string): { start: number; end: number; yaml: string } | undefined {
+  const front = FRONT_MATTER.exec(text);
+  return front ? { start: 0, end: front[0].length, yaml: front[1] ?? '' } : undefined;
+}
+
+class TreeBuilder {
+  private index = 0;
+  private quotes = 0;
+  constructor(
+    private readonly md: MarkdownIt,
+    private readonly env: ParseEnv,
+    private readonly src: string,
+    private readonly tokens: readonly Token[],
+  ) {}
+
+  build(root: Root): void {
+    this.blocks(root as Container, undefined);
+  }
+
+  /** Append the blocks up to the closing token `until` (or the end) to `parent`. */
+  private blocks(parent: Container, until: string | undefined): void {
+    const { tokens } = this;
+    while (this.index < tokens.length) {
+      const token = tokens[this.index] as Token;
+      this.index += 1;
+      if (token.type === until) return;
+      const node = this.block(token);
+      if (node) parent.children.push(node);
+    }
+  }
+
+  private block(token: Token): RootContent | undefined {
+    switch (token.type) {
+      case 'paragraph_open':
+        return { type: 'paragraph', children: this.inlineUntil('paragraph_close'), position: position(token) };
+      case 'heading_open': {
+        const heading: Heading = { type: 'heading', depth: Number(token.tag.slice(1)) as Heading['depth'], children: this.inlineUntil('heading_close'), position: position(token) };
+        return heading;
+      }
+      case 'blockquote_open': {
+        const quote: Container = { children: [] };
+        this.quotes += 1;
+        this.blocks(quote, 'blockquote_close');
+        this.quotes -= 1;
+        return { type: 'blockquote', children: quote.children } as RootContent;
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open': {
+        const list: List = { type: 'list', ordered: token.type === 'ordered_list_open', children: [] };
+        const close = token.type.replace('_open', '_close');
+        while (this.index < this.tokens.length) {
+          const next = this.tokens[this.index] as Token;
+          this.index += 1;
+          if (next.type === close) break;
+          if (next.type === 'list_item_open') list.children.push(this.listItem(next));
+        }
+        return list;
+      }
+      case 'fence':
+      case 'code_block':
+        return { type: 'code', value: withoutFinalEol(token.content) };
+      case 'html_block':
+        return { type: 'html', value: this.keepsFinalEol(token) ? token.content : withoutFinalEol(token.content) };
+      case 'hr':
+        return { type: 'thematicBreak' };
+      case 'reference_definition':
+        return { type: 'definition', identifier: '', url: '' } as RootContent;
+      case 'table_open':
+        return this.table(token);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * An HTML block that only its end marker closes (a comment, `<script>`, …) and that its end
+   * marker did not close: mdast keeps its last line ending when the block runs to the end of a
+   * file ending in one (unless a block quote, which the empty last line is not in, holds it), or
+   * when the next line starts a list item or block quote.
+   */
+  private keepsFinalEol(token: Token): boolean {
+    const end = token.map?.[1] ?? 0;
+    const atEnd = end === this.env.starts.length - 1;
+    if (!token.content.endsWith('\n') || (atEnd ? this.quotes > 0 : !CONTAINER_START.test(this.lineAt(end)))) return false;
+    const open = token.content.trimStart();
+    const kind = HTML_ENDS.find(([start]) => start.test(open));
+    if (!kind) return false;
+    // The end marker closes the block on any line, the first included (after its opening).
+    const body = open.slice((kind[0].exec(open)?.[0] ?? '').length);
+    const lastLine = body.slice(body.lastIndexOf('\n', body.length - 2) + 1);
+    return !kind[1].test(lastLine);
+  }
+
+  private lineAt(line: number): string {
+    const { starts } = this.env;
+    return this.src.slice(starts[line] ?? this.src.length, line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length);
+  }
+
+  private listItem(open: Token): ListItem {
+    const item: ListItem = { type: 'listItem', children: [], position: position(open) };
+    const first = this.tokens[this.index];
+    const inline = this.tokens[this.index + 1];
+    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && !this.opensWithBlankSpace(open) ? TASK_CHECK.exec(inline.content) : null;
+    if (check && first && inline) {
+      item.checked = check[1] === 'x' || check[1] === 'X';
+      this.index += 3;
+      // mdast drops the check, then the first character of the text right after it.
+      const rest = inline.content.slice(check[0].length);
+      const tabs = this.env.tabLeftOvers?.get(inline.content);
+      if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - check[0].length)));
+      const children = this.phrasing(rest);
+      const paragraph: Paragraph = { type: 'paragraph', children, position: position(first) };
+      const head = children[0];
+      if (head?.type === 'text') {
+        head.value = head.value.slice(1);
+        // … and starts the paragraph at the text it kept, if any.
+        if (head.value === '') children.shift();
+        else paragraph.position = at(paragraph.position?.start.line ?? 1, columnOf(first) + check[0].length + 1);
+      }
+      item.children.push(paragraph);
+    }
+    this.blocks(item as Container, 'list_item_close');
+    return item;
+  }
+
+  // micromark takes no task check in an item whose marker line holds only spaces or tabs
+  // after the marker (`- ` then the text on the next line); a bare `-` line does not count.
+  private opensWithBlankSpace(item: Token): boolean {
+    const afterMarker = this.lineOf(item).slice(item.info.length + item.markup.length);
+    return afterMarker !== '' && /^[ \t]+$/.test(afterMarker);
+  }
+
+  /** The rest of a token's first line, from where the token starts. */
+  private lineOf(token: Token): string {
+    const line = token.map?.[0] ?? 0;
+    const { starts } = this.env;
+    const end = line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length;
+    return this.src.slice((starts[line] ?? 0) + columnOf(token) - 1, end);
+  }
+
+  private table(open: Token): Table {
+    const table: Table = { type: 'table', children: [], position: position(open) };
+    while (this.index < this.tokens.length) {
+      const token = this.tokens[this.index] as Token;
+      this.index += 1;
+      if (token.type === 'table_close') break;
+      if (token.type === 'tr_open') {
+        const cells = splitCells(this.lineOf(token)).map((content): TableCell => ({ type: 'tableCell', children: unescapePipesInCode(this.phrasing(content)) }));
+        table.children.push({ type: 'tableRow', children: cells, position: position(token) });
+      }
+    }
+    return table;
+  }
+
+  /** The inline content of the current block, consuming tokens up to its closing token. */
+  private inlineUntil(close: string): PhrasingContent[] {
+    let children: PhrasingContent[] = [];
+    while (this.index < this.tokens.length) {
+      const token = this.tokens[this.index] as Token;
+      this.index += 1;
+      if (token.type === close) break;
+      if (token.type === 'inline') children = this.phrasing(token.content);
+    }
+    return children;
+  }
+
+  private phrasing(content: string): PhrasingContent[] {
+    const tokens: Token[] = [];
+    this.md.inline.parse(content, this.md, this.env, tokens);
+    return phrasingOf(tokens);
+  }
+}
+
+/** mdast phrasing nodes from markdown-it inline tokens; adjacent text merges, as in mdast. */
+function phrasingOf(tokens: readonly Token[]): PhrasingContent[] {
+  const top: Container = { children: [] };
+  const stack: Container[] = [top];
+  for (const token of tokens) {
+    const parent = stack[stack.length - 1] as Container;
+    switch (token.type) {
+      case 'text':
+      case 'text_special':
+        appendText(parent, token.content);
+        break;
+      case 'softbreak':
+        appendText(parent, '\n');
+        break;
+      case 'hardbreak':
+        parent.children.push({ type: 'break' });
+        break;
+      case 'code_inline':
+        parent.children.push({ type: 'inlineCode', value: token.content });
+        break;
+      case 'html_inline':
+        parent.children.push({ type: 'html', value: token.content });
+        break;
+      case 'image':
+        parent.children.push({ type: 'image', url: '', alt: toString(phrasingOf(token.children ?? [])) });
+        break;
+      case 'em_open':
+      case 'strong_open':
+      case 'link_open': {
+        const node = { type: token.type === 'em_open' ? 'emphasis' : token.type === 'strong_open' ? 'strong' : 'link', url: '', children: [] } as Nodes & Container;
+        parent.children.push(node);
+        stack.push(node);
+        break;
+      }
+      case 'em_close':
+      case 'strong_close':
+      case 'link_close':
+        if (stack.length > 1) stack.pop();
+        break;
+      default:
+        break;
+    }
+  }
+  return top.children as PhrasingContent[];
+}
+
+// In a table cell `\|` is a pipe even inside a code span (mdast-util-gfm-table's rule).
+function unescapePipesInCode(nodes: PhrasingContent[]): PhrasingContent[] {
+  for (const node of nodes) {
+    if (node.type === 'inlineCode') node.value = node.value.replace(/\\([\\|])/g, (escape, char: string) => (char === '|' ? char : escape));
+    else if ('children' in node) unescapePipesInCode(node.children as PhrasingContent[]);
+  }
+  return nodes;
+}
+
+function appendText(parent: Container, value: string): void {
+  if (value === '') return;
+  const tail = parent.children[parent.children.length - 1];
+  if (tail?.type === 'text') tail.value += value;
+  else parent.children.push({ type: 'text', value });
+}
+
+function withoutFinalEol(value: string): string {
+  return value.endsWith('\n') ? value.slice(0, -1) : value;
+}
+
+function position(token: Token): Position {
+  const line = token.meta?.['line'];
+  return at((typeof line === 'number' ? line : (token.map?.[0] ?? 0)) + 1, columnOf(token));
+}
+
+function at(line: number, column: number): Position {
+  const point = { line, column };
+  return { start: point, end: point };
+}
+
+function lineStarts(src: string): number[] {
+  const starts = [0];
+  for (let at = src.indexOf('\n'); at !== -1; at = src.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}

@@ -1,0 +1,475 @@
+import markdownIt, { type Env, type MarkdownIt, type StateBlock, type Token } from 'markdown-it';
+import { gfmTable } from './gfm-table.js';
+import { readInlineAsMicromark, type InlineEnv } from './micromark-inline.js';
+
+/**
+ * Nesting levels, as markdown-it counts them (a list and its item are two, a block quote one),
+ * past which the rest of a container is not parsed. No real spec comes near it; a line of
+ * thousands of nested list markers stops here instead of costing minutes.
+ */
+export const MAX_NESTING = 100;
+
+/** What a parse carries besides tokens. */
+export interface ParseEnv extends Env, InlineEnv {
+  /** Where each line of the parsed source starts, for columns. */
+  readonly starts: readonly number[];
+  /** The first line past {@link MAX_NESTING} whose content was not read, if any. */
+  truncatedAt?: number;
+  /** A line that interrupts an open block, while the containers it opens are read. */
+  interruptLine?: number;
+  /** The content indent around each list being read, `-1` for each block quote (which resets indents). */
+  containers?: number[];
+}
+
+// Built on first use: a process that finds every artifact in its cache never pays for it.
+let reader: MarkdownIt | undefined;
+
+/**
+ * markdown-it reading CommonMark and GFM tables as micromark (remark-parse) reads them. Block
+ * tokens carry their start column in `meta.column`. Each adjustment below is one place where
+ * the two parsers were found to differ, by the test that compares them.
+ */
+export function markdownReader(): MarkdownIt {
+  if (reader) return reader;
+  // Link text keeps its source spelling, as in mdast (markdown-it would decode it for display).
+  const md = markdownIt('commonmark', { maxNesting: MAX_NESTING }).enable('table');
+  md.normalizeLinkText = (url) => url;
+  // mdast keeps every destination as written, `javascript:` included; none is needed here.
+  md.normalizeLink = (url) => url;
+  md.validateLink = () => true;
+  md.block.ruler.at('table', gfmTable, { alt: ['paragraph', 'reference'] });
+  for (const rule of [...md.block.ruler.__rules__]) replaceBlockRule(md, rule.name, (original) => withColumns(original));
+  replaceBlockRule(md, 'reference', (original) => (state, startLine, endLine, silent) => definitions(md, original, state, startLine, endLine, silent));
+  for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => interrupting(name, original, state, startLine, endLine, silent));
+  replaceBlockRule(md, 'table', (table) => (state, startLine, endLine, silent) => table(state, startLine, endLine, true) && !startsOtherBlock(md, state, startLine, endLine) && (silent || table(state, startLine, endLine, false)));
+  replaceBlockRule(md, 'code', indentedCode);
+  for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => tracked(name, original, state, startLine, endLine, silent));
+  replaceBlockRule(md, 'paragraph', continuationLinesAsMicromark);
+  replaceBlockRule(md, 'html_block', htmlWithAsciiSpaces);
+  const tokenize = md.block.tokenize.bind(md.block);
+  md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
+    // The test markdown-it makes before it drops the rest of a container that nests too deep.
+    const line = state.skipEmptyLines(startLine);
+    const env = state.env as ParseEnv;
+    if (line < endLine && (state.sCount[line] ?? 0) >= state.blkIndent && state.level >= MAX_NESTING) env.truncatedAt ??= line;
+    tokenize(state, startLine, endLine);
+  };
+  readInlineAsMicromark(md);
+  reader = md;
+  return md;
+}
+
+/** A block token's start column, 1-based. */
+export function columnOf(token: Token | undefined): number {
+  const column = token?.meta?.['column'];
+  return typeof column === 'number' ? column : 1;
+}
+
+type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+function replaceBlockRule(md: MarkdownIt, name: string, wrap: (original: BlockRule) => BlockRule): void {
+  const rule = md.block.ruler.__rules__.find((candidate) => candidate.name === name);
+  if (!rule) throw new Error(`markdown-it has no block rule "${name}"`);
+  md.block.ruler.at(name, wrap(rule.fn), { alt: rule.alt });
+}
+
+// The rules as finally configured, looked up by name while parsing.
+const rulesOf = new WeakMap<MarkdownIt, ReadonlyMap<string, BlockRule>>();
+
+function blockRule(md: MarkdownIt, name: string): BlockRule {
+  let rules = rulesOf.get(md);
+  if (!rules) {
+    rules = new Map(md.block.ruler.__rules__.map((rule) => [rule.name, rule.fn]));
+    rulesOf.set(md, rules);
+  }
+  const rule = rules.get(name);
+  if (!rule) throw new Error(`markdown-it has no block rule "${name}"`);
+  return rule;
+}
+
+/**
+ * markdown-it records the lines of a block, not its column. Right after a block rule matched,
+ * the line's marks still point where that rule found its block (past any block quote marker
+ * or list indent), so each new token's start column is read then.
+ */
+function withColumns(rule: BlockRule): BlockRule {
+  return (state, startLine, endLine, silent) => {
+    // A line a block quote let in lazily (markdown-it marks it with sCount -1) starts no block
+    // when indented as code: it continues the paragraph, however deep the quotes.
+    if (silent && (state.sCount[startLine] ?? 0) < 0 && indentOf(state, startLine) >= 4) return false;
+    const from = state.tokens.length;
+    const matched = rule(state, startLine, endLine, silent);
+    if (matched && !silent) markColumns(state, from);
+    return matched;
+  };
+}
+
+/**
+ * Link reference definitions as micromark reads them: definitions and the lines right after
+ * them are one run of paragraph content. A line there that cannot interrupt a paragraph (an
+ * empty list item, `2.`, indented text) continues it, and a setext heading made of it starts
+ * where the run started. markdown-it would begin a fresh block after each definition.
+ */
+function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent) return reference(state, startLine, endLine, true);
+  if (!definition(reference, state, startLine, endLine)) return false;
+  const run = { line: startLine, column: columnOf(state.tokens[state.tokens.length - 1]) };
+  for (;;) {
+    const next = state.line;
+    if (next >= endLine || state.isEmpty(next)) return true;
+    // A line outside the container (no `>`, too little indent) that starts nothing else
+    // continues the content, lazily. (Block quotes have vetted their lazy lines already.)
+    const indent = state.sCount[next] ?? 0;
+    if (indent < state.blkIndent) {
+      if (indent >= 0 && interruptsParagraph(md, state, next, endLine)) return true;
+      blockRule(md, 'paragraph')(state, next, endLine, false);
+      return true;
+    }
+    if (definition(reference, state, next, endLine)) continue;
+    if (interruptsParagraph(md, state, next, endLine)) return true;
+    const continued = state.tokens.length;
+    // As paragraph text the line may be indented any amount; markdown-it's setext rule would
+    // take an indented first line for code, so it is shown the line at the paragraph's indent.
+    state.sCount[next] = Math.min(indent, state.blkIndent);
+    const heading = blockRule(md, 'lheading')(state, next, endLine, false);
+    state.sCount[next] = indent;
+    if (!heading) blockRule(md, 'paragraph')(state, next, endLine, false);
+    // A line that looks like a setext underline (`- `) starts content of its own instead.
+    const opened = state.tokens[continued];
+    if (opened?.type === 'heading_open' && !SETEXT_UNDERLINE.test(lineText(state, next))) opened.meta = { line: run.line, column: run.column };
+    return true;
+  }
+}
+
+/**
+ * One definition at `line`, kept only if it stands: a setext underline among the lines it
+ * would take makes a heading of the lines above it instead (micromark finds underlines before
+ * it reads definitions). Nothing is left behind when it does not stand.
+ */
+function definition(reference: BlockRule, state: StateBlock, line: number, endLine: number): boolean {
+  const [tokens, known] = [state.tokens.length, state.env.references];
+  state.env.references = {};
+  let matched = reference(state, line, endLine, false);
+  // markdown-it drops the whole definition when an empty title (`''`) on a later line has text
+  // after it; without that line it stands, as in micromark. The destination is on the first or
+  // second line, so the definition is tried again with the document cut short after each.
+  const lineMax = state.lineMax;
+  for (let end = line + 1; !matched && end < Math.min(lineMax, line + 3); end += 1) {
+    state.lineMax = end;
+    matched = reference(state, line, end, false);
+    state.lineMax = lineMax;
+  }
+  const found = state.env.references;
+  if (known) state.env.references = known;
+  else delete state.env.references;
+  if (!matched) return false;
+  if (spansSetextUnderline(state, line, state.line)) {
+    state.tokens.length = tokens;
+    state.line = line;
+    return false;
+  }
+  for (const [label, value] of Object.entries(found)) if (state.env.references?.[label] === undefined) (state.env.references ??= {})[label] = value;
+  return true;
+}
+
+const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
+
+/** Whether a line after `startLine`, before `endLine`, is a setext underline. */
+function spansSetextUnderline(state: StateBlock, startLine: number, endLine: number): boolean {
+  for (let line = startLine + 1; line < endLine; line += 1) {
+    const indent = (state.sCount[line] ?? 0) - state.blkIndent;
+    if (indent >= 0 && indent < 4 && SETEXT_UNDERLINE.test(lineText(state, line))) return true;
+  }
+  return false;
+}
+
+/** A line's text after its indent (and after the containers it is in). */
+function lineText(state: StateBlock, line: number): string {
+  return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+}
+
+/**
+ * Indented code as micromark ends it: a line of only spaces is still code when more than the
+ * code indent is left on it (markdown-it counts it blank), and so are blank lines before it.
+ */
+function indentedCode(rule: BlockRule): BlockRule {
+  return (state, startLine, endLine, silent) => {
+    if (!rule(state, startLine, endLine, silent)) return false;
+    if (silent) return true;
+    const token = state.tokens[state.tokens.length - 1];
+    let last = state.line;
+    for (let line = state.line; line < endLine && state.isEmpty(line); line += 1) {
+      if ((state.sCount[line] ?? 0) - state.blkIndent > 4) last = line + 1;
+    }
+    if (token?.type === 'code_block' && last > state.line) {
+      token.content = state.getLines(startLine, last, 4 + state.blkIndent, false);
+      if (token.map) token.map[1] = last;
+      state.line = last;
+    }
+    return true;
+  };
+}
+
+/** A list or block quote rule that records, while it reads, the indent its content is inside. */
+function tracked(name: string, rule: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent) return rule(state, startLine, endLine, silent);
+  const containers = ((state.env as ParseEnv).containers ??= []);
+  containers.push(name === 'list' ? state.blkIndent : -1);
+  try {
+    return rule(state, startLine, endLine, silent);
+  } finally {
+    containers.pop();
+  }
+}
+
+/**
+ * A paragraph's continuation lines as micromark keeps them, where only a code span or inline
+ * HTML running over a line's start shows it. A lazy line (indented less than the paragraph's
+ * list item) keeps the whitespace left after the list items it still belongs to, where
+ * markdown-it drops up to the paragraph's own indent of it (`` `a\n b` `` keeps the space, and
+ * so ends in a space, not a line ending, once the span's ends are stripped). The columns of a
+ * tab left over past the indent are spaces in both, but micromark strips no such space from a
+ * code span's end: their offsets in the content are recorded for the inline rules, and so is
+ * the column each line starts at when a tab follows (inline HTML drops columns, not characters).
+ */
+function continuationLinesAsMicromark(rule: BlockRule): BlockRule {
+  return (state, startLine, endLine, silent) => {
+    const from = state.tokens.length;
+    const matched = rule(state, startLine, endLine, silent);
+    const inline = state.tokens[from + 1];
+    if (!matched || silent || inline?.type !== 'inline') return matched;
+    const end = state.line;
+    const starts: LineStart[] = [];
+    let special = false;
+    for (let line = startLine + 1; line < end; line += 1) {
+      const count = state.sCount[line] ?? 0;
+      const start = lineStart(state, line, count >= 0 && count < state.blkIndent ? enclosingIndent(state, line) : state.blkIndent);
+      starts.push(start);
+      special ||= start.indent !== state.blkIndent || start.leftOver > 0 || start.tab;
+    }
+    if (!special) return true;
+    let content = state.getLines(startLine, startLine + 1, state.blkIndent, startLine + 1 < end);
+    const leftOver: number[] = [];
+    starts.forEach(({ indent, leftOver: columns }, index) => {
+      const line = startLine + 1 + index;
+      for (let column = columns; column > 0; column -= 1) leftOver.push(content.length + column - 1);
+      content += state.getLines(line, line + 1, indent, line + 1 < end);
+    });
+    const trimmed = content.replace(/^[ \t\n\r]+/, '');
+    inline.content = trimmed.replace(/[ \t\n\r]+$/, '');
+    const shift = content.length - trimmed.length;
+    const env = state.env as ParseEnv;
+    if (leftOver.length > 0) (env.tabLeftOvers ??= new Map()).set(inline.content, new Set(leftOver.map((at) => at - shift)));
+    if (starts.some((start) => start.tab)) (env.lineColumns ??= new Map()).set(inline.content, [0, ...starts.map((start) => start.column)]);
+    return true;
+  };
+}
+
+interface LineStart {
+  /** The indent markdown-it drops from the line. */
+  readonly indent: number;
+  /** How many columns of a tab past the indent markdown-it turns into spaces. */
+  readonly leftOver: number;
+  /** The column (0-based, in the whole line) the line's text starts at once the indent is dropped. */
+  readonly column: number;
+  /** Whether a tab is in the whitespace left at the start of that text. */
+  readonly tab: boolean;
+}
+
+function lineStart(state: StateBlock, line: number, indent: number): LineStart {
+  const start = state.bMarks[line] ?? 0;
+  const [end, offset] = [state.eMarks[line] ?? 0, state.bsCount[line] ?? 0];
+  let [at, columns] = [start, 0];
+  while (at < end && columns < indent) {
+    const char = state.src.charCodeAt(at);
+    if (char === 0x09) columns += 4 - ((columns + offset) % 4);
+    else if (char === 0x20 || at - start < (state.tShift[line] ?? 0)) columns += 1;
+    else break;
+    at += 1;
+  }
+  let tab = false;
+  for (let rest = at; rest < end && !tab; rest += 1) {
+    const char = state.src.charCodeAt(rest);
+    if (char !== 0x20 && char !== 0x09) break;
+    tab = char === 0x09;
+  }
+  return { indent, leftOver: Math.max(0, columns - indent), column: offset + Math.min(columns, indent), tab };
+}
+
+// Whitespace to markdown-it's HTML patterns (`\s`: no-break spaces, …) that is no space or tab.
+const OTHER_SPACE = /[^\S \t]/g;
+
+/**
+ * An HTML block's opening line read as micromark reads it: only spaces and tabs separate a
+ * tag's name, attributes and end (markdown-it takes any Unicode whitespace). A line holding
+ * other whitespace is shown to markdown-it with `#` in its place: no tag allows it there, and
+ * `<#` starts no block.
+ */
+function htmlWithAsciiSpaces(rule: BlockRule): BlockRule {
+  return (state, startLine, endLine, silent) => {
+    const [from, to] = [(state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine] ?? 0];
+    const line = state.src.slice(from, to);
+    OTHER_SPACE.lastIndex = 0;
+    if (state.src.charCodeAt(from) !== 0x3c || !OTHER_SPACE.test(line)) return rule(state, startLine, endLine, silent);
+    const [src, count] = [state.src, state.tokens.length];
+    state.src = src.slice(0, from) + line.replace(OTHER_SPACE, '#') + src.slice(to);
+    try {
+      return rule(state, startLine, endLine, silent);
+    } finally {
+      state.src = src;
+      const token = state.tokens[count];
+      if (token?.type === 'html_block' && token.map) token.content = state.getLines(token.map[0], token.map[1], state.blkIndent, true);
+    }
+  };
+}
+
+/** The content indent of the innermost list item, inside the innermost block quote, that holds the line. */
+function enclosingIndent(state: StateBlock, line: number): number {
+  const containers = (state.env as ParseEnv).containers ?? [];
+  const indent = state.sCount[line] ?? 0;
+  let enclosing = 0;
+  for (let at = containers.length - 1; at >= 0 && (containers[at] as number) >= 0; at -= 1) {
+    const candidate = containers[at] as number;
+    if (candidate <= indent && candidate > enclosing) enclosing = candidate;
+  }
+  return enclosing;
+}
+
+function interruptsParagraph(md: MarkdownIt, state: StateBlock, line: number, endLine: number): boolean {
+  if ((state.sCount[line] ?? 0) - state.blkIndent > 3) return false;
+  const parentType = state.parentType;
+  state.parentType = 'paragraph';
+  const interrupts = md.block.ruler.getRules('paragraph').some((rule) => rule(state, line, endLine, true));
+  state.parentType = parentType;
+  return interrupts;
+}
+
+// Blocks still open at the end of the line before, as their last token shows.
+const OPEN_BEFORE = new Set(['paragraph_close', 'code_block', 'reference_definition']);
+
+/**
+ * micromark reads a line right after an open paragraph, definition or indented code (blank
+ * lines between included) as interrupting it, and so is every container opened on that line: a list there
+ * (`- -` under a paragraph, `-` under indented code) may not be empty nor start at another
+ * number than 1. Such a line is paragraph text.
+ */
+function interrupting(name: string, rule: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent && state.parentType === 'reference') {
+    // A definition is paragraph content to micromark: what may not interrupt a paragraph (`10.`) does not end it.
+    state.parentType = 'paragraph';
+    try {
+      return rule(state, startLine, endLine, silent);
+    } finally {
+      state.parentType = 'reference';
+    }
+  }
+  if (silent) return rule(state, startLine, endLine, silent);
+  const env = state.env as ParseEnv;
+  if (followsOpenBlock(state, startLine)) env.interruptLine = startLine;
+  if (name === 'blockquote') return withIndentedMarkersAsText(state, startLine, endLine, () => rule(state, startLine, endLine, silent));
+  if (env.interruptLine === startLine) {
+    const parentType = state.parentType;
+    state.parentType = 'paragraph';
+    const allowed = rule(state, startLine, endLine, true);
+    state.parentType = parentType;
+    if (!allowed) return false;
+  }
+  return rule(state, startLine, endLine, silent);
+}
+
+/** Whether the block just read is still open at `line`, so that `line` would interrupt it. */
+function followsOpenBlock(state: StateBlock, line: number): boolean {
+  const tokens = state.tokens;
+  const last = tokens[tokens.length - 1];
+  if (!last || !OPEN_BEFORE.has(last.type)) return false;
+  const end = (last.type === 'paragraph_close' ? tokens[tokens.length - 3] : last)?.map?.[1];
+  if (last.type === 'code_block' && startsAfterClosedContainer(state)) return false;
+  // Indented code stays open across blank lines, waiting for more indented lines.
+  return end === line || (last.type === 'code_block' && end !== undefined && end < line && allBlank(state, end, line));
+}
+
+const CONTAINER_CLOSE = new Set(['blockquote_close', 'bullet_list_close', 'ordered_list_close']);
+
+/**
+ * micromark defect: indented code on the line that closes a list or block quote is a block of
+ * that one line, closed at once (the lines after it start another). Whether the last token,
+ * a code block, is such a line. (A blank line, not the code, closes a block quote.)
+ */
+function startsAfterClosedContainer(state: StateBlock): boolean {
+  const tokens = state.tokens;
+  const code = tokens[tokens.length - 1];
+  const close = tokens[tokens.length - 2];
+  if (!code?.map || code.map[1] - code.map[0] !== 1 || !close || !CONTAINER_CLOSE.has(close.type)) return false;
+  const line = code.map[0];
+  for (let at = tokens.length - 3; at >= 0; at -= 1) {
+    const open = tokens[at] as Token;
+    if (open.level === close.level && open.nesting === 1) return open.map?.[1] === line && (open.type !== 'blockquote_open' || !state.isEmpty(line - 1));
+  }
+  return false;
+}
+
+/**
+ * A `>` indented four or more columns past the quote's own indent continues no block quote
+ * (in CommonMark it is paragraph text or code); markdown-it's rule takes it for one. While the
+ * rule runs, such lines are shown from their first column, where no `>` is.
+ */
+function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine: number, run: () => boolean): boolean {
+  const hidden: [number, number][] = [];
+  // A blank line ends the quote: no line past it can continue it.
+  for (let line = startLine + 1; line < endLine && !state.isEmpty(line); line += 1) {
+    const shift = state.tShift[line] ?? 0;
+    if ((state.sCount[line] ?? 0) - state.blkIndent >= 4 && state.src.charCodeAt((state.bMarks[line] ?? 0) + shift) === 0x3e) {
+      hidden.push([line, shift]);
+      state.tShift[line] = 0;
+    }
+  }
+  try {
+    return run();
+  } finally {
+    for (const [line, shift] of hidden) state.tShift[line] = shift;
+  }
+}
+
+// Blocks that a table's header line cannot be: GFM reads a table only where a paragraph would be.
+const NOT_A_TABLE = ['fence', 'blockquote', 'hr', 'list', 'reference', 'html_block', 'heading'];
+
+/**
+ * True when the line starts another block. markdown-it tries tables first, so `- a | b` above a
+ * delimiter row would be a table; in GFM it is a list item. A line that would interrupt an open
+ * block is judged as paragraph text: `2. a | b` there is a header.
+ */
+function startsOtherBlock(md: MarkdownIt, state: StateBlock, line: number, endLine: number): boolean {
+  const parentType = state.parentType;
+  if (followsOpenBlock(state, line) || (state.env as ParseEnv).interruptLine === line) state.parentType = 'paragraph';
+  const other = NOT_A_TABLE.some((name) => blockRule(md, name)(state, line, endLine, true));
+  state.parentType = parentType;
+  return other;
+}
+
+function allBlank(state: StateBlock, from: number, to: number): boolean {
+  for (let line = from; line < to; line += 1) if (!state.isEmpty(line)) return false;
+  return true;
+}
+
+/** A line's indentation in columns (tabs to the next multiple of 4), from the line's start. */
+function indentOf(state: StateBlock, line: number): number {
+  const { starts } = state.env as ParseEnv;
+  let columns = 0;
+  for (let at = starts[line] ?? 0; at < state.src.length; at += 1) {
+    const char = state.src.charCodeAt(at);
+    if (char === 0x20) columns += 1;
+    else if (char === 0x09) columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
+}
+
+function markColumns(state: StateBlock, from: number): void {
+  const { starts } = state.env as ParseEnv;
+  for (let i = from; i < state.tokens.length; i += 1) {
+    const token = state.tokens[i] as Token;
+    if (token.map === null || token.meta?.['column'] !== undefined || token.nesting < 0) continue;
+    const line = token.map[0];
+    token.meta = { ...token.meta, column: (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1 };
+  }
+}

@@ -1,0 +1,255 @@
+import type { Delimiter, MarkdownIt, StateInline } from 'markdown-it';
+
+/** What the block rules tell the inline rules. */
+export interface InlineEnv {
+  /**
+   * For the content of a paragraph holding them, the offsets of the spaces that stand for
+   * columns of a tab left over past a continuation line's indent.
+   */
+  tabLeftOvers?: Map<string, ReadonlySet<number>>;
+  /** For the content of a paragraph whose lines start with a tab, the column (0-based) each line starts at. */
+  lineColumns?: Map<string, readonly number[]>;
+}
+
+/**
+ * Inline parsing as micromark does it, where markdown-it differs: which emphasis delimiters may
+ * open or close, how they pair, what a code span keeps, and what a line ending leaves.
+ */
+export function readInlineAsMicromark(md: MarkdownIt): void {
+  md.inline.State = MicromarkFlanking(md.inline.State);
+  const backtick = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')?.fn;
+  if (!backtick) throw new Error('markdown-it has no inline rule "backticks"');
+  md.inline.ruler.at('backticks', (state: StateInline, silent: boolean) => codeSpan(backtick, state, silent));
+  md.inline.ruler.at('newline', lineEnding);
+  const escape = md.inline.ruler.__rules__.find((rule) => rule.name === 'escape')?.fn;
+  if (!escape) throw new Error('markdown-it has no inline rule "escape"');
+  md.inline.ruler.at('escape', (state: StateInline, silent: boolean) => backslash(escape, state, silent));
+  for (const name of ['link', 'image']) {
+    const rule = md.inline.ruler.__rules__.find((candidate) => candidate.name === name)?.fn;
+    if (!rule) throw new Error(`markdown-it has no inline rule "${name}"`);
+    md.inline.ruler.at(name, (state: StateInline, silent: boolean) => notShortcutBeforeBracket(rule, state, silent));
+  }
+  const html = md.inline.ruler.__rules__.find((rule) => rule.name === 'html_inline')?.fn;
+  if (!html) throw new Error('markdown-it has no inline rule "html_inline"');
+  md.inline.ruler.at('html_inline', (state: StateInline, silent: boolean) => inlineHtml(html, state, silent));
+  const autolink = md.inline.ruler.__rules__.find((rule) => rule.name === 'autolink')?.fn;
+  if (!autolink) throw new Error('markdown-it has no inline rule "autolink"');
+  md.inline.ruler.at('autolink', (state: StateInline, silent: boolean) => !bangInEmail(state) && autolink(state, silent));
+  md.inline.ruler2.at('balance_pairs', (state: StateInline) => {
+    pairEmphasis(state.delimiters);
+    for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
+  });
+}
+
+/**
+ * Emphasis delimiters judged as micromark judges them: one UTF-16 unit at a time (an emoji
+ * next to `_` is neither space nor punctuation), with JavaScript's idea of whitespace.
+ */
+function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
+  return class extends Base {
+    override scanDelims(start: number, canSplitWord: boolean): { can_open: boolean; can_close: boolean; length: number } {
+      const marker = this.src.charCodeAt(start);
+      let end = start;
+      while (end < this.posMax && this.src.charCodeAt(end) === marker) end += 1;
+      const previous = start > 0 ? this.src.charCodeAt(start - 1) : NaN;
+      const next = end < this.src.length ? this.src.charCodeAt(end) : NaN;
+      const before = classify(previous);
+      const after = classify(next);
+      const open = after === 'other' || (after === 'punctuation' && before !== 'other');
+      const close = before === 'other' || (before === 'punctuation' && after !== 'other');
+      return {
+        can_open: canSplitWord ? open : open && (before !== 'other' || !close),
+        can_close: canSplitWord ? close : close && (after !== 'other' || !open),
+        length: end - start,
+      };
+    }
+  };
+}
+
+function classify(code: number): 'whitespace' | 'punctuation' | 'other' {
+  if (Number.isNaN(code)) return 'whitespace';
+  const char = String.fromCharCode(code);
+  if (/\s/.test(char)) return 'whitespace';
+  return /\p{P}|\p{S}/u.test(char) ? 'punctuation' : 'other';
+}
+
+// How many earlier openers of its marker a closing `*` or `_` run looks through: far more than
+// prose ever leaves open, and a bound on thousands of unmatched runs in one paragraph.
+const MAX_OPENER_SEARCH = 100;
+
+interface DelimiterRun {
+  readonly marker: number;
+  readonly open: boolean;
+  readonly close: boolean;
+  /** The run's delimiters still unmatched: `low`..`high` in the delimiter list. */
+  low: number;
+  high: number;
+}
+
+/**
+ * Pair emphasis delimiter runs as micromark does: a closing run takes the nearest open run of
+ * its marker, two characters at a time when both have two; the rule of three compares what is
+ * left of each run (CommonMark compares whole runs); runs between a matched pair are dropped.
+ * markdown-it's emphasis rule then turns the pairs into `em`/`strong` tokens.
+ */
+function pairEmphasis(delimiters: Delimiter[]): void {
+  const runs: DelimiterRun[] = [];
+  delimiters.forEach((delimiter, index) => {
+    const last = runs[runs.length - 1];
+    if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
+    else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
+  });
+  // Open runs by marker, in order.
+  const openers = new Map<number, DelimiterRun[]>();
+  for (const closer of runs) {
+    const own = openers.get(closer.marker) ?? [];
+    openers.set(closer.marker, own);
+    while (closer.close && closer.low <= closer.high) {
+      const found = openerFor(closer, own);
+      if (found < 0) break;
+      const opener = own[found] as DelimiterRun;
+      const use = opener.high > opener.low && closer.high > closer.low ? 2 : 1;
+      for (let n = 0; n < use; n += 1) (delimiters[opener.high - n] as Delimiter).end = closer.low + n;
+      opener.high -= use;
+      closer.low += use;
+      // Open runs between the pair are dropped, of either marker.
+      own.length = opener.low <= opener.high ? found + 1 : found;
+      for (const [marker, others] of openers) {
+        if (marker === closer.marker) continue;
+        while (others.length > 0 && (others[others.length - 1] as DelimiterRun).low > opener.low) others.pop();
+      }
+    }
+    if (closer.open && closer.low <= closer.high) own.push(closer);
+  }
+}
+
+function openerFor(closer: DelimiterRun, openers: readonly DelimiterRun[]): number {
+  const closeSize = closer.high - closer.low + 1;
+  for (let at = openers.length - 1; at >= Math.max(0, openers.length - MAX_OPENER_SEARCH); at -= 1) {
+    const opener = openers[at] as DelimiterRun;
+    const openSize = opener.high - opener.low + 1;
+    if ((opener.close || closer.open) && closeSize % 3 !== 0 && (openSize + closeSize) % 3 === 0) continue;
+    return at;
+  }
+  return -1;
+}
+
+/**
+ * A code span's text as mdast keeps it: line endings stay (markdown-it turns them into spaces),
+ * and one space or line ending is dropped at each end when both ends have one (a space that
+ * stands for a tab's column is none).
+ */
+function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  const count = state.tokens.length;
+  if (!backtick(state, silent)) return false;
+  // Pending text is pushed first, so the span is the last token.
+  const token = state.tokens[state.tokens.length - 1];
+  if (!silent && state.tokens.length > count && token?.type === 'code_inline') {
+    const fence = token.markup.length;
+    const raw = state.src.slice(start + fence, state.pos - fence);
+    const tabAtEnd = (state.env as InlineEnv).tabLeftOvers?.get(state.src)?.has(state.pos - fence - 1) === true;
+    token.content = /^[ \n][\s\S]*[ \n]$/.test(raw) && /[^ \n]/.test(raw) && !tabAtEnd ? raw.slice(1, -1) : raw;
+  }
+  return true;
+}
+
+/**
+ * A shortcut reference (`[ref]` alone) right before another `[` is no link for micromark,
+ * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
+ */
+function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
+  if (!rule(state, silent)) return false;
+  if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
+  const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
+  const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
+  if (state.pos !== labelEnd + 1) return true;
+  state.pos = start;
+  state.tokens.length = count;
+  state.pending = pending;
+  return false;
+}
+
+/**
+ * Inline HTML running over a line ending, as micromark keeps it: up to three columns of the
+ * next line's leading whitespace are dropped (a tab counts its columns; what is left of a tab
+ * stays as spaces).
+ */
+function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const [start, count] = [state.pos, state.tokens.length];
+  if (!html(state, silent)) return false;
+  const token = state.tokens[state.tokens.length - 1];
+  if (silent || state.tokens.length === count || token?.type !== 'html_inline' || !token.content.includes('\n')) return true;
+  const columns = (state.env as InlineEnv).lineColumns?.get(state.src);
+  let line = 0;
+  if (columns) for (let at = state.src.indexOf('\n'); at !== -1 && at < start; at = state.src.indexOf('\n', at + 1)) line += 1;
+  token.content = token.content.replace(/\n([ \t]*)/g, (_match, space: string) => {
+    line += 1;
+    return `\n${withoutLinePrefix(space, columns?.[line] ?? 0)}`;
+  });
+  return true;
+}
+
+function withoutLinePrefix(space: string, startColumn: number): string {
+  let [budget, column, at] = [3, startColumn, 0];
+  while (at < space.length && budget > 0) {
+    if (space.charCodeAt(at) === 0x09) {
+      const width = 4 - (column % 4);
+      const dropped = Math.min(width, budget);
+      budget -= dropped;
+      column += width;
+      at += 1;
+      if (dropped < width) return ' '.repeat(width - dropped) + space.slice(at);
+    } else {
+      budget -= 1;
+      column += 1;
+      at += 1;
+    }
+  }
+  return space.slice(at);
+}
+
+/**
+ * micromark takes no `!` in an email autolink's local part (`<a!b@x.test>` is text), where
+ * CommonMark and markdown-it allow it. A link with a scheme (`<ab:c!@d>`) is not an email.
+ */
+function bangInEmail(state: StateInline): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x3c) return false;
+  const end = state.src.indexOf('>', state.pos);
+  const inside = end < 0 ? '' : state.src.slice(state.pos + 1, end);
+  const at = inside.indexOf('@');
+  return at > 0 && !inside.includes(':') && inside.lastIndexOf('!', at) >= 0;
+}
+
+/**
+ * A backslash before a space or tab escapes nothing and is plain text; markdown-it keeps the
+ * space with it in one token, where micromark leaves it to be dropped before a line ending.
+ */
+function backslash(escape: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const next = state.src.charCodeAt(state.pos + 1);
+  if (state.src.charCodeAt(state.pos) !== 0x5c || (next !== 0x20 && next !== 0x09)) return escape(state, silent);
+  if (!silent) state.pending += '\\';
+  state.pos += 1;
+  return true;
+}
+
+/**
+ * A line ending inside a paragraph, as micromark reads it: the spaces and tabs before it are
+ * dropped, and two or more of them, spaces only, make a hard break.
+ */
+function lineEnding(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x0a) return false;
+  if (!silent) {
+    const pending = state.pending;
+    let end = pending.length;
+    while (end > 0 && (pending.charCodeAt(end - 1) === 0x20 || pending.charCodeAt(end - 1) === 0x09)) end -= 1;
+    const trailing = pending.slice(end);
+    state.pending = pending.slice(0, end);
+    state.push(trailing.length >= 2 && !trailing.includes('\t') ? 'hardbreak' : 'softbreak', 'br', 0);
+  }
+  let pos = state.pos + 1;
+  while (pos < state.posMax && (state.src.charCodeAt(pos) === 0x20 || state.src.charCodeAt(pos) === 0x09)) pos += 1;
+  state.pos = pos;
+  return true;
+}
