@@ -76,16 +76,24 @@ describe('check over a set of work items', () => {
     expect(badRef.stderr).toContain('no-such-ref');
 
     // git must not read the ref as an option of its own: no file is written, the run is refused.
-    // An unset CI variable gives an empty ref: a gate that checked nothing must not pass.
+    const optionRef = await runBuiltCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
+    expect(optionRef.code).toBe(2);
+    expect(optionRef.stderr).toContain('--changed-from takes a git ref');
+    await expect(readdir(dir)).resolves.not.toContainEqual(expect.stringMatching(/^leak/));
+  });
+});
+
+describe('check --changed-from "" exits 0 having checked nothing', () => {
+  it('is refused: an unset CI variable gives an empty ref, and a gate that checked nothing must not pass', async () => {
+    const dir = await makeRepo(items);
+    await git(dir, ['init', '-q']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'base']);
     for (const empty of ['', '  ']) {
       const unset = await runBuiltCli(['check', '--changed-from', empty, '--format', 'json'], { cwd: dir });
       expect([unset.code, unset.stdout]).toEqual([2, '']);
       expect(unset.stderr).toContain('--changed-from is empty');
     }
-    const optionRef = await runBuiltCli(['check', '--changed-from=--output=leak.txt'], { cwd: dir });
-    expect(optionRef.code).toBe(2);
-    expect(optionRef.stderr).toContain('--changed-from takes a git ref');
-    await expect(readdir(dir)).resolves.not.toContainEqual(expect.stringMatching(/^leak/));
   });
 });
 
