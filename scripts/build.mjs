@@ -2,7 +2,7 @@
 // code cache (start-up time is a budget), and the library packages' dist/ (JavaScript +
 // declarations) for other tools.
 import { build } from 'esbuild';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,8 @@ await rm(cliDist, { recursive: true, force: true });
 // lazily imported commands become lazily initialised modules inside the bundle.
 await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
 await writeCodeCache();
+// The configuration's JSON Schema ships with the CLI: `the-loop init` links it from the file it writes.
+await copyFile(`${root}schemas/harness-config.schema.json`, `${cliDist}/harness-config.schema.json`);
 
 const libraries = ['core', 'adapters-claude', 'adapters-cursor', 'hooks'];
 const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', ...libraries.map((p) => `packages/${p}/tsconfig.build.json`)], {

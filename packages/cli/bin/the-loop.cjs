@@ -3,8 +3,8 @@
 // Thin launcher. The CLI is one bundled CommonJS file compiled through V8's code cache: the
 // cache, written at build time by a representative run, lets start-up skip parsing and
 // compiling most of the bundle. A cache from another Node version is rejected by V8 and the
-// bundle simply compiles as usual.
-const { readFileSync, writeFileSync, renameSync } = require('node:fs');
+// bundle simply compiles as usual; that first run then writes a cache of its own.
+const { readFileSync, writeFileSync, renameSync, rmSync } = require('node:fs');
 const { createRequire, wrap } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
@@ -31,14 +31,28 @@ const done = bundled.exports.main(process.argv.slice(2));
 // The build sets this to the further commands (a JSON list of argument lists) whose functions the
 // cache should hold too, run one after the other before it is written.
 const cacheRuns = process.env.THE_LOOP_WRITE_CODE_CACHE;
-const cached = cacheRuns
-  ? JSON.parse(cacheRuns)
-      .reduce((previous, argv) => previous.then(() => bundled.exports.main(argv)), done)
-      .then(() => {
-        writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-        renameSync(`${cacheFile}.tmp`, cacheFile);
-      })
-  : undefined;
+let cached;
+if (cacheRuns) {
+  cached = JSON.parse(cacheRuns)
+    .reduce((previous, argv) => previous.then(() => bundled.exports.main(argv)), done)
+    .then(() => {
+      writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+      renameSync(`${cacheFile}.tmp`, cacheFile);
+    });
+} else if (cachedData === undefined || script.cachedDataRejected) {
+  // An install on another Node version than the build's (or with no cache) writes one after its
+  // first run, so later start-ups skip compiling what this one compiled. Best effort, and atomic:
+  // a read-only install just runs without one, and concurrent hooks never see half a file.
+  cached = done.then(() => {
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temp, script.createCachedData());
+      renameSync(temp, cacheFile);
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  }, () => {});
+}
 Promise.all([done, cached]).then(([code]) => {
   // A command that has answered is finished: nothing it left running (a lock wait, a hook's
   // evaluation past its deadline) may hold the process. Exit once both streams are flushed.

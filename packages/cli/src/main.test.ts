@@ -1,105 +1,135 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// The first minutes with the CLI: a typo gets a did-you-mean on one clean line, a command works
+// from any subfolder of the project, colour can be turned off, and a fix names the real work item.
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HarnessAdapter } from '@the-loop/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
-import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from './test-support/cli.js';
+import { git, makeRepo } from './test-support/cli.js';
 import { runInProcess } from './test-support/in-process.js';
 
-const STACK = /\n\s+at /;
+const temps: string[] = [];
+afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-const run = (argv: readonly string[], cwd: string, options: { stdin?: string; adapters?: readonly HarnessAdapter[]; env?: NodeJS.ProcessEnv } = {}) =>
-  runInProcess(argv, { cwd, adapters: options.adapters ?? BUILT_IN_ADAPTERS, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}), ...(options.env ? { env: options.env } : {}) });
-
-/** A work item whose recorded graph state points at a node the graph does not declare. */
-async function strayPointer(): Promise<{ dir: string; state: string }> {
-  const dir = await makeRepo({
-    '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: ann, roles: [approver]}\n',
-    'docs/specs/a/requirements.md': LOCKED,
-  });
-  expect((await run(['graph', 'advance', 'a'], dir)).code).not.toBe(2);
-  const path = join(dir, 'docs/specs/a/graph-state.json');
-  const state = (await readFile(path, 'utf8')).replace(/"currentNode": "[^"]*"/, '"currentNode": "nowhere"');
-  await writeFile(path, state);
-  return { dir, state };
+async function repo(files: Record<string, string>): Promise<string> {
+  const dir = await makeRepo(files);
+  temps.push(dir);
+  return dir;
 }
 
-describe('stack traces instead of errors', () => {
+const run = (cwd: string, argv: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) => runInProcess(argv, { cwd, adapters: BUILT_IN_ADAPTERS, env });
+
+// Lines of `text` other than the trailing newline.
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+describe('a misspelled command or option: one clean line with a did-you-mean', () => {
   it.each([
-    [['graph', 'advance', 'a']],
-    [['graph', 'complete', 'a', '--node', 'nowhere']],
-    [['graph', 'status', 'a']],
-    [['graph', 'approve', 'a', 'requirements.md', '--by', 'ann']],
-  ])('%j on a currentNode the graph does not declare: exit 2, the file and line, the state untouched', async (argv) => {
-    const { dir, state } = await strayPointer();
-    const out = await run(argv, dir);
-    expect([out.code, out.stdout]).toEqual([2, '']);
-    expect(out.stderr).toMatch(/docs\/specs\/a\/graph-state\.json:\d+:\d+ +currentNode names "nowhere", which is not a node of the graph/);
-    expect(out.stderr).not.toMatch(STACK);
-    expect(await readFile(join(dir, 'docs/specs/a/graph-state.json'), 'utf8')).toBe(state);
+    [['chek', 'issue-1'], 'the-loop: unknown command "chek" (did you mean "check"?); run `the-loop --help` for the list'],
+    [['check', 'issue-1', '--fromat', 'json'], 'the-loop: unknown option --fromat (did you mean --format?); run `the-loop check --help` for its options'],
+    [['report', '--allow-emtpy'], 'the-loop: unknown option --allow-emtpy (did you mean --allow-empty?); run `the-loop report --help` for its options'],
+    [['check', 'issue-1', '-x'], 'the-loop: unknown option -x; run `the-loop check --help` for its options'],
+    [['check', 'issue-1', '--format'], 'the-loop: --format needs a value; run `the-loop check --help` for its options'],
+    [['check', 'issue-1', '--all=yes'], 'the-loop: --all takes no value (got "--all=yes"); run `the-loop check --help` for its options'],
+    [['check', 'issue-1', '--format', '--all'], 'the-loop: --format needs a value, and "--all" looks like an option (write --format=--all if it is the value); run `the-loop check --help` for its options'],
+    [['graph', 'shwo'], 'the-loop: unknown graph subcommand "shwo" (did you mean "show"?); it is one of show, status, advance, complete, force, approve, opt-in'],
+    [['graph', 'advance', 'issue-1', '--outcom', 'x'], 'the-loop: unknown option --outcom (did you mean --outcome?); run `the-loop graph --help` for its options'],
+    [['hooks', 'instal'], 'the-loop: unknown hooks subcommand "instal" (did you mean "install"?); it is one of install'],
+    [['critic', 'rn'], 'the-loop: unknown critic subcommand "rn" (did you mean "run"?); it is one of list, run'],
+    [['models', 'chek'], 'the-loop: unknown models subcommand "chek" (did you mean "check"?); it is one of check'],
+    [['check', 'issue-1', '--format', 'jsn'], 'the-loop: --format must be one of table, json, sarif, github; got "jsn" (did you mean "json"?)'],
+    [['init', '--preset', 'speckit'], 'the-loop: --preset must be one of the-loop, kiro, spec-kit, openspec; got "speckit" (did you mean "spec-kit"?)'],
+  ])('%j', async (argv, message) => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
+    const result = await run(dir, argv);
+    expect([result.code, result.stdout, lines(result.stderr)]).toEqual([2, '', [message]]);
   });
 
-  it('check and the Stop hook fail closed on that state: graph-state-invalid', async () => {
-    const { dir } = await strayPointer();
-    const out = await run(['check', 'a', '--format', 'json'], dir);
-    expect(out.code).toBe(1);
-    expect(JSON.parse(out.stdout).findings.map((f: { ruleId: string }) => f.ruleId)).toContain('graph-state-invalid');
+  it('a misspelled work-item id gets the closest known one', async () => {
+    const dir = await repo({ 'docs/specs/login-form/requirements.md': '# R\n', 'docs/specs/signup/requirements.md': '# R\n' });
+    const result = await run(dir, ['check', 'login-from']);
+    expect([result.code, result.stderr]).toEqual([2, 'the-loop: no work item "login-from" under docs/specs. Did you mean "login-form"?\n']);
   });
 
-  it('hooks install when .claude/settings.json is a folder, or .claude is a file: exit 2, one line, nothing written', async () => {
-    const folder = await makeRepo({ '.claude/settings.json/x': '' });
-    const file = await makeRepo({ '.claude': 'not a folder' });
-    for (const [dir, why] of [
-      [folder, 'cannot read .claude/settings.json: it is a directory, not a regular file'],
-      [file, '.claude is not a folder, so .claude/settings.json cannot be written'],
-    ] as const) {
-      const out = await run(['hooks', 'install', '--claude', '--cursor'], dir);
-      expect([out.code, out.stdout]).toEqual([2, '']);
-      expect(out.stderr).toContain(why);
-      expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      await expect(readFile(join(dir, '.cursor/hooks.json'))).rejects.toThrow();
+  it('a word far from every command gets no guess', async () => {
+    const result = await run(await repo({}), ['frobnicate']);
+    expect(result.stderr).toBe('the-loop: unknown command "frobnicate"; run `the-loop --help` for the list\n');
+  });
+
+  it('a misspelled hook event gets a did-you-mean, and the hook still never exits 2', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
+    const result = await run(dir, ['hook', 'Stopp', '--harness', 'claude']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('claude hook event must be one of Stop, SessionStart, UserPromptSubmit, PostToolUse; got "Stopp" (did you mean "Stop"?)');
+  });
+
+  it('an option after `--` is a positional, not a misspelling', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
+    const result = await run(dir, ['check', '--', '--frmat']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"--frmat" is not a work-item id');
+  });
+});
+
+describe('the repository root is found from any subfolder', () => {
+  const CONFIG = 'workflow:\n  specDir: specs\n';
+  const FILES = { '.the-loop/harness-config.yaml': CONFIG, 'specs/issue-1/requirements.md': '# R\n\nGreet.\n', 'src/deep/er/main.ts': '' };
+
+  it('walks up to .the-loop/', async () => {
+    const dir = await repo(FILES);
+    const result = await run(join(dir, 'src/deep/er'), ['check', 'issue-1', '--format', 'json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ workItem: 'issue-1', findings: expect.arrayContaining([expect.objectContaining({ file: 'specs/issue-1/requirements.md' })]) });
+  });
+
+  it('walks up to .git when there is no .the-loop/, and stops at the nearest one', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n', 'app/docs/specs/issue-2/requirements.md': '# R\n' });
+    await git(dir, ['init', '-q']);
+    await mkdir(join(dir, 'app/src'), { recursive: true });
+    const fromTop = await run(join(dir, 'docs/specs/issue-1'), ['report', '--format', 'json']);
+    expect(JSON.parse(fromTop.stdout).items.map((i: { workItem: string }) => i.workItem)).toEqual(['issue-1']);
+    await git(join(dir, 'app'), ['init', '-q']);
+    const fromApp = await run(join(dir, 'app/src'), ['report', '--format', 'json']);
+    expect(JSON.parse(fromApp.stdout).items.map((i: { workItem: string }) => i.workItem)).toEqual(['issue-2']);
+  });
+
+  it('--repo is taken as given, with no walk', async () => {
+    const dir = await repo(FILES);
+    const result = await run(dir, ['check', 'issue-1', '--repo', 'src']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('the spec root docs/specs does not exist');
+  });
+});
+
+describe('--no-color', () => {
+  it('turns colour off even where FORCE_COLOR would turn it on, for any command', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# R\n' });
+    const escape = String.fromCharCode(27);
+    const coloured = await run(dir, ['check', 'issue-1'], { FORCE_COLOR: '1' });
+    expect(coloured.stdout).toContain(escape);
+    for (const argv of [['check', 'issue-1', '--no-color'], ['--no-color', 'report']]) {
+      const plain = await run(dir, argv, { FORCE_COLOR: '1' });
+      expect(plain.code).toBe(1);
+      expect(plain.stdout).not.toContain(escape);
+      expect(plain.stdout).toContain('issue-1');
     }
   });
+});
 
-  it('hook stdin over 8 MB: one line; a Stop is held, any other event exits 1', async () => {
-    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), '.the-loop/current': 'issue-7', 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_OPEN });
-    const huge = `{"cwd": "${'x'.repeat(9 * 1024 * 1024)}"}`;
-    const context = await run(['hook', 'SessionStart', '--harness', 'claude'], dir, { stdin: huge });
-    expect([context.code, context.stdout]).toEqual([1, '']);
-    expect(context.stderr).toContain('stdin holds more than 8 MB');
-    expect(context.stderr).not.toMatch(STACK);
-    const held = await run(['hook', 'Stop', '--harness', 'claude'], dir, { stdin: huge });
-    expect(held.code).toBe(0);
-    expect(JSON.parse(held.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('stdin holds more than 8 MB') });
+describe('fix hints name the real work item and artifact', () => {
+  it('approval and missing-artifact fixes carry the id, the file and the only approver', async () => {
+    const dir = await repo({
+      '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: ann, roles: [approver]}\n',
+      'docs/specs/login-form/requirements.md': '---\nstatus: approved\n---\n# Requirements\n\nSign in.\n',
+      'docs/specs/login-form/design.md': '# Design\n',
+    });
+    const result = await run(dir, ['check', 'login-form', '--format', 'json']);
+    const fixes = (JSON.parse(result.stdout) as { findings: { ruleId: string; fix: string }[] }).findings.map((f) => `${f.ruleId}: ${f.fix}`);
+    expect(fixes).toContain('approval-missing: `the-loop graph approve login-form requirements.md --by ann`, run by an approver listed in .the-loop/collaborators.yaml.');
+    expect(fixes.join('\n')).not.toMatch(/<id>|<work-item>/);
   });
 
-  it('a bug is one line naming it; THE_LOOP_DEBUG=1 shows the stack', async () => {
-    const dir = await makeRepo({ 'docs/specs/a/requirements.md': LOCKED });
-    await mkdir(join(dir, '.git'));
-    const [claude] = BUILT_IN_ADAPTERS as [HarnessAdapter];
-    const broken: HarnessAdapter = {
-      ...claude,
-      settings: {
-        ...claude.settings,
-        install: () => {
-          throw new TypeError('the settings merge broke');
-        },
-      },
-      hooks: {
-        ...claude.hooks,
-        parsePayload: () => {
-          throw new TypeError('the payload parser broke');
-        },
-      },
-    };
-    const install = await run(['hooks', 'install', '--claude'], dir, { adapters: [broken] });
-    expect(install.code).toBe(2);
-    expect(install.stderr).toBe('the-loop: internal error: the settings merge broke (THE_LOOP_DEBUG=1 shows where)\n');
-    const debug = await run(['hooks', 'install', '--claude'], dir, { adapters: [broken], env: { PATH: process.env['PATH'], THE_LOOP_DEBUG: '1' } });
-    expect(debug.stderr).toMatch(STACK);
-    const hook = await run(['hook', 'SessionStart', '--harness', 'claude'], dir, { adapters: [broken], stdin: await payload('claude', 'session-start', { cwd: dir }) });
-    expect(hook.code).toBe(1);
-    expect(hook.stderr).toContain('internal error: the payload parser broke (THE_LOOP_DEBUG=1 shows where)');
-    expect(hook.stderr).not.toMatch(STACK);
+  it('a missing first artifact names the folder to write it in', async () => {
+    const dir = await repo({ 'docs/specs/issue-7/notes.txt': 'x\n' });
+    const result = await run(dir, ['check', 'issue-7', '--format', 'json']);
+    const finding = (JSON.parse(result.stdout) as { findings: { ruleId: string; fix: string }[] }).findings.find((f) => f.ruleId === 'artifact-missing');
+    expect(finding?.fix).toBe('Write requirements.md or bugfix.md in docs/specs/issue-7/.');
   });
 });

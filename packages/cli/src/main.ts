@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@the-loop/core';
+import { closest, type HarnessAdapter } from '@the-loop/core';
 import { VERSION, type Command, type CommandEnv } from './commands/command.js';
 import { unexpectedError, UsageError } from './errors.js';
 import { colorEnabled } from './format/colors.js';
@@ -7,6 +7,8 @@ import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  init: () => import('./commands/init.js'),
+  new: () => import('./commands/new.js'),
   check: () => import('./commands/check.js'),
   report: () => import('./commands/report.js'),
   baseline: () => import('./commands/baseline.js'),
@@ -29,6 +31,8 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     'Usage: the-loop <command> [options]',
     '',
     'Commands:',
+    '  init                set a repository up: configuration, collaborators, templates (--preset NAME)',
+    '  new <work-item>     start a work item from the templates (--bugfix)',
     '  check <work-item>   evaluate one work item\'s gates (--all or --changed-from REF for a set)',
     '  report              drift report over every work item under the spec root',
     '  baseline            record today\'s findings in .the-loop/baseline.json so only new ones fail',
@@ -42,7 +46,7 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
     `  hooks install       install the hooks for ${[...harnesses, 'git'].join(', ').replace(/, git$/, ' and git')} (--uninstall removes them)`,
     '  doctor              prove the installed hooks still block known violations',
     '',
-    'Global options: --repo DIR (default: current directory), --format, --help, --version',
+    'Global options: --repo DIR (default: the project the current directory is in), --format, --no-color, --help, --version',
     'Exit codes: 0 ok · 1 gate unmet / round failed · 2 usage or configuration error',
     'Run `the-loop <command> --help` for a command\'s options.',
     '',
@@ -57,14 +61,15 @@ export async function main(argv: readonly string[], env: CommandEnv = processEnv
 }
 
 export async function runCli(argv: readonly string[], given: CommandEnv): Promise<number> {
+  const { args, env: options } = globalOptions(argv, given);
   // Whatever a command prints passes through here: no control character from an artifact, a
   // folder name or a critic reaches a terminal or a log raw (decision 073).
   const env: CommandEnv = {
-    ...given,
-    stdout: neutralizing(given.stdout, colorEnabled(given.stdout, given.env)),
-    stderr: neutralizing(given.stderr, colorEnabled(given.stderr, given.env)),
+    ...options,
+    stdout: neutralizing(options.stdout, colorEnabled(options.stdout, options.env)),
+    stderr: neutralizing(options.stderr, colorEnabled(options.stderr, options.env)),
   };
-  const [name, ...rest] = argv;
+  const [name, ...rest] = args;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       env.stdout.write(helpText(env.adapters));
@@ -75,7 +80,10 @@ export async function runCli(argv: readonly string[], given: CommandEnv): Promis
       return 0;
     }
     const load = COMMANDS[name];
-    if (!load) throw new UsageError(`unknown command "${name}". Run \`the-loop --help\` for the list.`);
+    if (!load) {
+      const guess = closest(name, Object.keys(COMMANDS));
+      throw new UsageError(`unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}; run \`the-loop --help\` for the list`);
+    }
     const { command } = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
       env.stdout.write(`${typeof command.usage === 'string' ? command.usage : command.usage(env)}\n`);
@@ -90,6 +98,15 @@ export async function runCli(argv: readonly string[], given: CommandEnv): Promis
     env.stderr.write(`the-loop: internal error: ${unexpectedError(error, env.env)}\n`);
     return 2;
   }
+}
+
+// Options every command takes, read before the command's own: `--no-color` is NO_COLOR for this run.
+function globalOptions(argv: readonly string[], env: CommandEnv): { args: string[]; env: CommandEnv } {
+  const end = argv.indexOf('--');
+  const own = end === -1 ? argv : argv.slice(0, end);
+  if (!own.includes('--no-color')) return { args: [...argv], env };
+  const args = [...own.filter((arg) => arg !== '--no-color'), ...(end === -1 ? [] : argv.slice(end))];
+  return { args, env: { ...env, env: { ...env.env, NO_COLOR: '1' } } };
 }
 
 function processEnv(): CommandEnv {

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toReportInput, type ReportInput } from '@the-loop/core';
 import { artifactCache } from './cache/artifact-cache.js';
 import { evaluateFromDisk } from './gate/evaluate.js';
-import { openRepo } from './workspace/repo.js';
+import { loadRepo } from './workspace/repo.js';
 
 interface Task {
   readonly root: string;
@@ -17,7 +17,7 @@ interface Task {
 const BATCH = 200;
 
 async function evaluateShare(task: Task): Promise<void> {
-  const opened = await openRepo(task.root, undefined);
+  const opened = await loadRepo(task.root);
   const repo = task.cache ? { ...opened, cache: artifactCache(task.root) } : opened;
   let results: ReportInput[] = [];
   for (const id of task.ids) {

@@ -25,6 +25,7 @@ export const RULE_IDS = [
   'evidence-invalid',
   'criterion-ambiguous',
   'baseline-grown',
+  'optional-task-open',
 ] as const;
 
 /** A stable rule identifier. */

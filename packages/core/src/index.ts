@@ -44,6 +44,8 @@ export type { ArtifactCount, Report, ReportInput, ReportItem } from './report/bu
 export { CONFIG_FILES, DEFAULT_SPEC_DIR, defaultConfig, parseHarnessConfig } from './config/harness-config.js';
 export { WorkflowSchema } from './config/workflow-schema.js';
 export type { ConfigResult, HarnessConfig } from './config/harness-config.js';
+export { DEFAULT_PRESET, PRESETS, PRESET_NAMES, isPresetName, presetGraph } from './config/presets.js';
+export type { Preset, PresetName } from './config/presets.js';
 
 export { parseYamlSource } from './yaml/yaml-source.js';
 export type { SourceIssue, YamlSource, YamlSourceResult } from './yaml/yaml-source.js';

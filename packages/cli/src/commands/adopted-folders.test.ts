@@ -21,7 +21,8 @@ interface Report {
 
 const run = (args: string[], cwd: string) => runInProcess(args, { cwd, adapters: BUILT_IN_ADAPTERS });
 async function report(cwd: string): Promise<Report> {
-  const result = await run(['report', '--format', 'json'], cwd);
+  // The fixtures sit inside this repository: name the folder, or the walk up finds this repository's root.
+  const result = await run(['report', '--format', 'json', '--repo', cwd], cwd);
   expect(result.stderr).toBe('');
   return JSON.parse(result.stdout) as Report;
 }

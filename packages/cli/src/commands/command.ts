@@ -1,6 +1,6 @@
 // What every command is and gets: the contract between main.ts and the commands it loads.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { HarnessAdapter } from '@the-loop/core';
+import { closest, type HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import type { Repo } from '../workspace/repo.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
@@ -27,7 +27,11 @@ export interface CommandEnv {
   readonly adapters: readonly HarnessAdapter[];
 }
 
-/** Parse a command's options strictly: an unknown option is a usage error, never ignored. */
+/**
+ * Parse a command's options strictly: an unknown option is a usage error, never ignored. The
+ * error is one line in the product's words (a did-you-mean for a misspelling), never the
+ * parser's text, and points at the command's `--help`.
+ */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
   options: T,
@@ -35,16 +39,50 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
 ) {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  } catch {
+    throw new UsageError(`${optionProblem(args, options)}; run \`${commandOf(usage)} --help\` for its options`);
   }
+}
+
+// What is wrong with the options, read from the parser's tokens (a lenient parse never throws).
+function optionProblem(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string {
+  const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
+  const known = Object.keys(options).map((name) => `--${name}`);
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = options[token.name];
+    if (option === undefined) {
+      const guess = token.rawName.startsWith('--') ? closest(token.rawName, known) : undefined;
+      return `unknown option ${token.rawName}${guess ? ` (did you mean ${guess}?)` : ''}`;
+    }
+    const flag = `--${token.name}`;
+    if (option.type === 'boolean' && token.inlineValue) return `${flag} takes no value (got "${token.rawName}=${token.value}")`;
+    if (option.type === 'string' && token.value === undefined) return `${flag} needs a value`;
+    if (option.type === 'string' && !token.inlineValue && token.value?.startsWith('-')) {
+      return `${flag} needs a value, and "${token.value}" looks like an option (write ${flag}=${token.value} if it is the value)`;
+    }
+  }
+  return 'the options cannot be read';
+}
+
+// `the-loop graph` from "Usage: the-loop graph <subcommand> …": the words before the first placeholder.
+function commandOf(usage: string): string {
+  return /^Usage: (the-loop(?: [a-z][a-z-]*)*)/.exec(usage)?.[1] ?? 'the-loop';
+}
+
+/** A subcommand that is not one of `known`: a one-line usage error with a did-you-mean. */
+export function unknownSubcommand(command: string, given: string | undefined, known: readonly string[]): UsageError {
+  if (given === undefined || given.startsWith('-')) return new UsageError(`${command} needs a subcommand: ${known.join(', ')}`);
+  const guess = closest(given, known);
+  return new UsageError(`unknown ${command} subcommand "${given}"${guess ? ` (did you mean "${guess}"?)` : ''}; it is one of ${known.join(', ')}`);
 }
 
 /** Check an option's value against the allowed set. */
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, option: string): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"`);
+  const guess = closest(value, allowed);
+  throw new UsageError(`${option} must be one of ${allowed.join(', ')}; got "${value}"${guess ? ` (did you mean "${guess}"?)` : ''}`);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { UsageError } from '../errors.js';
-import type { Command } from './command.js';
+import { unknownSubcommand, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop critic list [--repo DIR] [--format table|json]
        the-loop critic run <name> (--prompt TEXT | --prompt-file PATH) [--repo DIR] [--cwd DIR]
@@ -18,6 +17,6 @@ export const command: Command = {
     const [sub, ...rest] = args;
     if (sub === 'list') return (await import('./critic-list.js')).criticList(rest, env, USAGE);
     if (sub === 'run') return (await import('./critic-run.js')).criticRun(rest, env, USAGE);
-    throw new UsageError(`critic needs a subcommand: list or run\n${USAGE}`);
+    throw unknownSubcommand('critic', sub, ['list', 'run']);
   },
 };

@@ -23,7 +23,7 @@ import { readBytesIfPresent } from '../workspace/read-file.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
-import { oneOf, parseOptions, pullRequestOption, type Command, type CommandEnv } from './command.js';
+import { oneOf, parseOptions, pullRequestOption, unknownSubcommand, type Command, type CommandEnv } from './command.js';
 
 const USAGE = `Usage: the-loop graph <subcommand> [options]
 
@@ -50,7 +50,7 @@ export const command: Command = {
   usage: USAGE,
   async run(args, env) {
     const [sub, ...rest] = args;
-    if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`graph needs a subcommand (${SUBCOMMANDS.join(', ')})\n${USAGE}`);
+    if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw unknownSubcommand('graph', sub, SUBCOMMANDS);
     const { values, positionals } = parseOptions(
       rest,
       {
@@ -204,7 +204,7 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
     );
   }
   if (!by) throw new UsageError(`graph approve needs --by LOGIN\n${USAGE}`);
-  const known = artifactNames(repo.config.graph);
+  const known = artifactNames(repo.config);
   if (!known.includes(artifact)) throw new UsageError(`"${artifact}" is not an artifact of the lifecycle (known: ${known.join(', ')})`);
   const approvers = loginsWithRole(repo.collaborators, APPROVER_ROLE);
   if (!approvers.includes(by)) {

@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { findingWithFix, formatLocation, recordedPointer, type GraphStateResult, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
+import { relative, resolve, sep } from 'node:path';
+import { closest, findingWithFix, formatLocation, recordedPointer, type GraphStateResult, type HarnessAdapter, type HookEvent, type HookPayload } from '@the-loop/core';
 import { blockingFindings, DEFAULT_HOOKS_CONFIG, editedArtifact, parseHooksConfig, sessionContext, type StopDecision } from '@the-loop/hooks';
 import { configurationError, unexpectedError, UsageError } from '../errors.js';
 import { neutralize } from '../format/neutralize.js';
@@ -10,7 +9,7 @@ import { catchUp } from '../gate/advance.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { resolveWorkItem } from '../workspace/read-work-item.js';
-import { openRepo, type Repo } from '../workspace/repo.js';
+import { findRepoRoot, loadRepo, type Repo } from '../workspace/repo.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
@@ -53,7 +52,9 @@ export async function runHarnessHook(args: readonly string[], env: CommandEnv): 
     adapter = harnessNamed(env.adapters, values.harness, usage);
     const named = adapter.hooks.events.find((e) => e.name === parsed.positionals[0]);
     if (parsed.positionals.length !== 1 || named === undefined) {
-      throw new UsageError(`${adapter.name} hook event must be one of ${adapter.hooks.events.map((e) => e.name).join(', ')}; got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`}`);
+      const names = adapter.hooks.events.map((e) => e.name);
+      const guess = parsed.positionals.length === 1 ? closest(parsed.positionals[0] as string, names) : undefined;
+      throw new UsageError(`${adapter.name} hook event must be one of ${names.join(', ')}; got ${parsed.positionals.length === 0 ? 'none' : `"${parsed.positionals.join(' ')}"`}${guess ? ` (did you mean "${guess}"?)` : ''}`);
     }
     event = named;
   } catch (error) {
@@ -135,7 +136,7 @@ function failedStop(adapter: HarnessAdapter, context: StopContext, env: CommandE
 async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: CommandEnv, context: StopContext, deadline: Deadline, say: (text: string) => void): Promise<StopDecision> {
   const open = async (root: string): Promise<{ repo: Repo; cap: number }> => {
     context.root = root;
-    const repo = withCache(await openRepo(env.cwd, root), env.env);
+    const repo = withCache(await loadRepo(root), env.env);
     const hooksConfig = parseHooksConfig(repo.config.source);
     if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
     context.cap = hooksConfig.config.noProgressCap;
@@ -176,14 +177,14 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     const { node, reason } = decision.escalation;
     const findings = blockingFindings(result).map(findingWithFix);
     const file = await persistEscalation(repo, resolution.id, node ?? result.currentNode ?? repo.config.graph.start, reason, env, findings);
-    say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force\`.`);
+    say(`${decision.why}. Escalation recorded in ${file}; a person resolves it with \`the-loop graph force ${resolution.id} --to <node> --reason <why>\`.`);
   } else say(decision.why);
   return decision;
 }
 
 async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Values, env: CommandEnv): Promise<Record<string, unknown>> {
   const payload = await readPayload(adapter, env);
-  const repo = withCache(await openRepo(env.cwd, await projectRoot(adapter, values, payload, env)), env.env);
+  const repo = withCache(await loadRepo(await projectRoot(adapter, values, payload, env)), env.env);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload, env), env);
@@ -208,7 +209,7 @@ async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<Ho
  * to be; it never moves the check.
  */
 async function projectRoot(adapter: HarnessAdapter, values: Values, payload: HookPayload | undefined, env: CommandEnv): Promise<string> {
-  return declaredRoot(adapter, values, payload, env) ?? findProjectRoot(env.cwd);
+  return declaredRoot(adapter, values, payload, env) ?? findRepoRoot(env.cwd);
 }
 
 function declaredRoot(adapter: HarnessAdapter, values: Values, payload: HookPayload | undefined, env: CommandEnv): string | undefined {
@@ -242,14 +243,6 @@ function contextReply(adapter: HarnessAdapter, event: HookEvent, text: string | 
   if (event.takesContext) return adapter.hooks.contextReply(event.name, safe);
   if (safe) env.stderr.write(`${safe}\n`);
   return adapter.hooks.contextReply(event.name, undefined);
-}
-
-/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
-async function findProjectRoot(start: string): Promise<string> {
-  for (let dir = start; ; dir = dirname(dir)) {
-    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
-    if (dirname(dir) === dir) return start;
-  }
 }
 
 // A write under the spec root is validated at once; anywhere else it passes silently.

@@ -10,7 +10,7 @@ import { materializeCommitPaths } from '../git/commit-tree.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { listWorkItems } from '../workspace/read-work-item.js';
-import { openRepo } from '../workspace/repo.js';
+import { loadRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
 import { runProcess } from '../process/run-process.js';
 import { parseOptions, type CommandEnv } from './command.js';
@@ -55,7 +55,7 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
     // The gate reads the configuration and the work items as they are in the pushed commit.
     await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
     // The pushed files are content-addressed like any others: the repository's own cache serves them.
-    const probe = { ...(await openRepo(temp, undefined)), cache: cacheFor(root, env.env, false) };
+    const probe = { ...(await loadRepo(temp)), cache: cacheFor(root, env.env, false) };
     const ids = touchedWorkItems(probe.config.specDir, paths);
     await materializeCommitPaths(root, update.localSha, ids.map((id) => `${probe.config.specDir}/${id}`), temp);
     // A push that deletes the whole spec root leaves nothing to check; any other listing error refuses the push.

@@ -1,7 +1,7 @@
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runBuiltCli } from '../test-support/cli.js';
+import { BIN, git, makeRepo, runBuiltCli, writeFiles } from '../test-support/cli.js';
 
 const USER_CLAUDE = `{
   "model": "opus",
@@ -26,7 +26,8 @@ const read = (dir: string, path: string) => readFile(join(dir, path), 'utf8');
 
 describe('hooks install', () => {
   it('merges into existing settings, keeps every user hook, and a second run is byte-identical', async () => {
-    const dir = await makeRepo({ '.claude/settings.json': USER_CLAUDE, '.cursor/hooks.json': USER_CURSOR });
+    // The project has its own install, so the hooks start it.
+    const dir = await makeRepo({ '.claude/settings.json': USER_CLAUDE, '.cursor/hooks.json': USER_CURSOR, 'node_modules/.bin/the-loop': '#!/bin/sh\n' });
     await git(dir, ['init', '-q']);
     const first = await runBuiltCli(['hooks', 'install'], { cwd: dir });
     expect(first.code).toBe(0);
@@ -54,6 +55,24 @@ describe('hooks install', () => {
     expect(await read(dir, '.cursor/hooks.json')).toBe(cursor);
     expect(await read(dir, '.git/hooks/pre-push')).toContain('hook pre-push');
   });
+
+  it('with no install in the project, the hooks start the install that ran hooks install, and doctor proves they enforce', async () => {
+    const dir = await makeRepo({});
+    await git(dir, ['init', '-q']);
+    const out = await runBuiltCli(['hooks', 'install', '--claude', '--git'], { cwd: dir });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(`so the hooks start this install: ${BIN}`);
+    const settings = JSON.parse(await read(dir, '.claude/settings.json'));
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${BIN} hook Stop --harness claude`);
+    expect(await read(dir, '.git/hooks/pre-push')).toContain(`exec ${BIN} hook pre-push`);
+    const doctor = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
+    // Once the project has its own install, running it again switches every hook to it.
+    await writeFiles(dir, { 'node_modules/.bin/the-loop': '#!/bin/sh\n' });
+    expect((await runBuiltCli(['hooks', 'install', '--claude', '--git'], { cwd: dir })).stdout).toMatch(/claude +\.claude\/settings\.json +updated/);
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(await read(dir, '.git/hooks/pre-push')).toContain('exec node_modules/.bin/the-loop hook pre-push');
+  }, 120_000);
 
   it('--uninstall removes only its own entries', async () => {
     const dir = await makeRepo({ '.claude/settings.json': USER_CLAUDE, '.cursor/hooks.json': USER_CURSOR });

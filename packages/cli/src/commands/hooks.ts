@@ -4,7 +4,9 @@ import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planHarnessTarget, type TargetPlan } from '../install/targets.js';
 import { splitCommandLine } from '../doctor/command-line.js';
 import { git } from '../git/git.js';
-import { parseOptions, type Command } from './command.js';
+import { findRepoRoot } from '../workspace/repo.js';
+import { parseOptions, unknownSubcommand, type Command, type CommandEnv } from './command.js';
+import { bundleDir } from '../bundle-dir.js';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -17,7 +19,8 @@ Installs the-loop's hooks, merging into what is there:
 ${files}  git's pre-push hook (core.hooksPath honoured)
 Every entry you already have is kept; running it again changes nothing. With no harness flag, all of them.
   --uninstall          remove only the-loop's own entries (a chained pre-push hook is restored)
-  --command LAUNCHER   how the hooks start the-loop (default: the project's node_modules/.bin/the-loop)
+  --command LAUNCHER   how the hooks start the-loop (default: the project's node_modules/.bin/the-loop,
+                       else this install's own launcher by its absolute path)
 Exit codes: 0 done · 2 usage error, or a file that is not valid JSON (nothing is written then)`;
 }
 
@@ -32,20 +35,21 @@ export const command: Command = {
       { ...harnessFlags, git: { type: 'boolean' }, uninstall: { type: 'boolean' }, command: { type: 'string' }, repo: { type: 'string' } },
       USAGE,
     );
-    if (positionals.length !== 1 || positionals[0] !== 'install') throw new UsageError(`the hooks command is \`the-loop hooks install\`\n${USAGE}`);
-    const launcher = typeof values.command === 'string' ? values.command.trim() : undefined;
+    if (positionals.length !== 1 || positionals[0] !== 'install') throw unknownSubcommand('hooks', positionals[0], ['install']);
+    const given = typeof values.command === 'string' ? values.command.trim() : undefined;
     // The harness runs the line through a shell, doctor without one: only a line both read alike
     // is installed (`#` would comment the rest out, and the hook would exit with the shell's 2).
-    const split = launcher === undefined ? undefined : splitCommandLine(launcher, {});
-    if (launcher !== undefined && (launcher === '' || /[\n\r]/.test(launcher) || !split?.ok)) {
+    const split = given === undefined ? undefined : splitCommandLine(given, {});
+    if (given !== undefined && (given === '' || /[\n\r]/.test(given) || !split?.ok)) {
       throw new UsageError(
         `--command must be a plain launcher such as \`npx the-loop\` or \`node tools/the-loop.mjs\`: words and quotes, no shell operators, variables, globs, ~, # or \\${split && !split.ok ? ` (${split.error})` : ''}`,
       );
     }
-    const root = resolve(env.cwd, typeof values.repo === 'string' ? values.repo : '.');
+    const root = typeof values.repo === 'string' ? resolve(env.cwd, values.repo) : await findRepoRoot(env.cwd);
+    const uninstall = values.uninstall === true;
+    const launcher = given ?? (uninstall ? undefined : await installedLauncher(root, env));
     const chosen = (name: string): boolean => (values as Record<string, unknown>)[name] === true;
     const explicit = env.adapters.some((adapter) => chosen(adapter.name)) || chosen('git');
-    const uninstall = values.uninstall === true;
     const plans: TargetPlan[] = [];
     // Plan everything first: one broken file means nothing is written anywhere.
     for (const adapter of env.adapters) if (!explicit || chosen(adapter.name)) plans.push(await planHarnessTarget(root, adapter, uninstall, launcher));
@@ -57,9 +61,35 @@ export const command: Command = {
     }
     for (const plan of plans) await applyChanges(plan.changes);
     for (const plan of plans) env.stdout.write(`${plan.target.padEnd(6)} ${plan.file}  ${plan.verdict}\n`);
-    if (!uninstall && launcher === undefined && !(await stat(join(root, 'node_modules', '.bin', 'the-loop')).catch(() => undefined))) {
-      env.stderr.write('the-loop: the hooks start node_modules/.bin/the-loop, which is not installed here; add @the-loop/cli to the project or pass --command.\n');
-    }
     return 0;
   },
 };
+
+/**
+ * The command the hooks start when --command is not given: the project's own install
+ * (node_modules/.bin/the-loop, each harness's default) when it has one, else the install that is
+ * running now, by its absolute path — so the hooks run the command this install provides.
+ */
+async function installedLauncher(root: string, env: CommandEnv): Promise<string | undefined> {
+  if (await stat(join(root, 'node_modules', '.bin', 'the-loop')).catch(() => undefined)) return undefined;
+  const own = ownLauncher();
+  const word = own === undefined ? undefined : shellWord(own);
+  if (word === undefined) {
+    env.stderr.write('the-loop: the hooks start node_modules/.bin/the-loop, which is not installed here; add @the-loop/cli to the project (npm install -D @the-loop/cli) or pass --command.\n');
+    return undefined;
+  }
+  env.stderr.write(`the-loop: this project has no node_modules/.bin/the-loop, so the hooks start this install: ${own}. \`npm install -D @the-loop/cli\` pins one in the project; run hooks install again then to use it.\n`);
+  return word;
+}
+
+// The launcher script of the running install, when it runs from its bundle.
+function ownLauncher(): string | undefined {
+  const dir = bundleDir();
+  return dir === undefined ? undefined : join(dir, '..', 'bin', 'the-loop.cjs');
+}
+
+// A path as one word of a hook's command line; undefined when no plain quoting can carry it.
+function shellWord(path: string): string | undefined {
+  if (/^[\w@%+=:,./-]+$/.test(path)) return path;
+  return /["$`\\\n\r]/.test(path) ? undefined : `"${path}"`;
+}

@@ -17,7 +17,7 @@ import { columns } from '../format/findings.js';
 import { openRepo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
 import { withLocalLock, writeStateFile } from '../state/local-state.js';
-import { oneOf, parseOptions, type Command, type CommandEnv } from './command.js';
+import { oneOf, parseOptions, unknownSubcommand, type Command, type CommandEnv } from './command.js';
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
 import { sha256 } from '../workspace/digest.js';
@@ -44,7 +44,7 @@ export const command: Command = {
   usage: USAGE,
   async run(args, env) {
     const [sub, ...rest] = args;
-    if (sub !== 'check') throw new UsageError(`models needs a subcommand: check\n${USAGE}`);
+    if (sub !== 'check') throw unknownSubcommand('models', sub, ['check']);
     return modelsCheck(rest, env);
   },
 };

@@ -38,7 +38,7 @@ export const command: Command = {
     const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
     const results = await evaluateMany(repo, ids, workerEntry());
-    const report = buildReport(repo.config.specDir, artifactNames(repo.config.graph), results);
+    const report = buildReport(repo.config.specDir, artifactNames(repo.config), results);
     if (format === 'json') await writeReportJson(env.stdout, report);
     else if (format === 'markdown') env.stdout.write(renderMarkdown(report));
     else env.stdout.write(renderTable(report, colorsFor(env.stdout, env.env)));

@@ -68,7 +68,7 @@ export const command: Command = {
 
 // The checks to run: those that apply to the work item, or the ones --check names.
 async function selectChecks(repo: Repo, id: string, wanted: readonly string[]): Promise<PlannedCheck[]> {
-  const files = await readWorkItem(repo, id, artifactNames(repo.config.graph));
+  const files = await readWorkItem(repo, id, artifactNames(repo.config));
   const plan = planFromFiles(repo.config.verification, files.files, files.dir);
   if (plan.problems.length > 0) {
     throw configurationError('the testing plan\'s verification block is invalid', plan.problems.map((d) => ({ file: d.file, line: d.line ?? 1, column: d.column ?? 1, message: d.message })));

@@ -64,7 +64,7 @@ export async function gatherInput(repo: Repo, id: string, options: EvaluateOptio
 // Under `approvals.source: github`, recorded approvals are set aside: the reviews count instead.
 async function readInput(repo: Repo, id: string, options: EvaluateOptions): Promise<WorkItemInput> {
   const [files, read] = await Promise.all([
-    readWorkItem(repo, id, artifactNames(repo.config.graph)),
+    readWorkItem(repo, id, artifactNames(repo.config)),
     options.state ? Promise.resolve({ ok: true as const, state: options.state }) : readGraphState(repo, id),
   ]);
   const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleDriver, sourcePath } from '../test-support/bundle-driver.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { createFileAtomic, writeFileAtomic } from './atomic-write.js';
 
 // Version n of the file: valid JSON whose padding length is a function of n, so a torn or
 // mixed write cannot pass for a whole version.
@@ -59,5 +59,26 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(path, 'one');
     await writeFileAtomic(path, 'two');
     expect(await readFile(path, 'utf8')).toBe('two');
+  });
+});
+
+describe('createFileAtomic', () => {
+  it('creates a file that is not there, never replaces one that is, and leaves no temporary file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'the-loop-create-'));
+    const path = join(dir, 'config.yaml');
+    expect(await createFileAtomic(path, 'first\n')).toBe(true);
+    expect(await createFileAtomic(path, 'second\n')).toBe(false);
+    expect(await readFile(path, 'utf8')).toBe('first\n');
+    expect(await readdir(dir)).toEqual(['config.yaml']);
+  });
+
+  it('of many writers racing to create one file, exactly one wins and its text is whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'the-loop-create-race-'));
+    const path = join(dir, 'config.yaml');
+    const texts = Array.from({ length: 8 }, (_, n) => `writer ${n}\n`.repeat(10_000));
+    const won = await Promise.all(texts.map((text) => createFileAtomic(path, text)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    expect(await readFile(path, 'utf8')).toBe(texts[won.indexOf(true)]);
+    expect(await readdir(dir)).toEqual(['config.yaml']);
   });
 });

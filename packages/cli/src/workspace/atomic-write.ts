@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { link, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -27,6 +27,34 @@ export async function writeFileAtomic(path: string, contents: string | Uint8Arra
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/**
+ * Create a file that does not exist yet, whole or not at all; a file already there is never
+ * replaced (false). The contents are written beside it first and hard-linked into place.
+ */
+export async function createFileAtomic(path: string, contents: string | Uint8Array): Promise<boolean> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(contents);
+    await handle.sync();
+    await handle.close();
+    await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
+      // A file system without hard links: an exclusive create still never replaces a file.
+      if (error.code !== 'EPERM' && error.code !== 'ENOTSUP' && error.code !== 'ENOSYS') throw error;
+      await writeFile(path, contents, { flag: 'wx' });
+    });
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+  await syncDirectory(dir);
+  return true;
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareIds, KNOWN_ARTIFACTS, workItemIdProblem, type ArtifactSource, type Graph, type WorkItemInput } from '@the-loop/core';
+import { closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
@@ -17,10 +17,10 @@ export const MAX_LINES = 10_000;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Every artifact file name the graph or the report knows. */
-export function artifactNames(graph: Graph): string[] {
-  const names = new Set<string>(KNOWN_ARTIFACTS);
-  for (const node of graph.nodes) for (const name of node.alternatives) names.add(name);
+/** Every artifact file name the graph or the report knows (the-loop's own names only where its layout is used). */
+export function artifactNames(config: Pick<HarnessConfig, 'graph' | 'preset'>): string[] {
+  const names = new Set<string>(config.preset === 'the-loop' ? KNOWN_ARTIFACTS : []);
+  for (const node of config.graph.nodes) for (const name of node.alternatives) names.add(name);
   return [...names];
 }
 
@@ -32,13 +32,14 @@ export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: s
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new UsageError(`the spec root ${repo.config.specDir} does not exist in ${repo.root} (set workflow.specDir in .the-loop/harness-config.yaml)`);
+      throw new UsageError(`the spec root ${repo.config.specDir} does not exist in ${repo.root} (${await layoutHint(repo)})`);
     }
     throw new UsageError(`cannot list the spec root ${repo.config.specDir}: ${(error as Error).message}`);
   }
   const dirs: string[] = [];
+  const archives = PRESETS[repo.config.preset].archives;
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.') || archives.includes(entry.name)) continue;
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(repo.specRoot, entry.name)).catch(() => undefined))?.isDirectory() === true);
     if (!isDir) continue;
     // A folder whose name is not a work-item id is left out, but never silently.
@@ -47,6 +48,19 @@ export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: s
     else dirs.push(entry.name);
   }
   return dirs.sort(compareIds);
+}
+
+// A repository laid out for another tool, with no configuration saying so, is told which preset fits.
+async function layoutHint(repo: Repo): Promise<string> {
+  const found = repo.config.file === undefined ? await detectLayout(repo.root) : undefined;
+  if (found && found !== repo.config.preset) return `${PRESETS[found].marker} is there: run \`the-loop init --preset ${found}\` to read ${PRESETS[found].title}'s layout`;
+  return 'run `the-loop init`, or set workflow.specDir in .the-loop/harness-config.yaml';
+}
+
+/** The preset whose layout the repository already has (its marker exists), the-loop's first. */
+export async function detectLayout(root: string): Promise<PresetName | undefined> {
+  for (const name of PRESET_NAMES) if (await stat(join(root, PRESETS[name].marker)).catch(() => undefined)) return name;
+  return undefined;
 }
 
 /**
@@ -69,7 +83,8 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   if (!info?.isDirectory()) {
     // A missing spec root is reported as such (listWorkItems throws), not as an unknown id.
     const known = await listWorkItems(repo);
-    const hint = known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
+    const guess = closest(id, known);
+    const hint = guess ? ` Did you mean "${guess}"?` : known.length > 0 ? ` Known work items: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}.` : '';
     throw new UsageError(`no work item "${id}" under ${repo.config.specDir}.${hint}`);
   }
 }

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readRepositoryFile } from './read-file.js';
@@ -21,11 +22,27 @@ export interface Repo {
 }
 
 /**
- * Load the repository's configuration and collaborators. Every problem of both files stops the
- * command together (exit 2), each with its line: one round of fixes, not one per run.
+ * Open the repository a command works on: `--repo DIR` when given, else the project the working
+ * directory sits in, so a command run from any subfolder finds the configuration and spec root.
  */
 export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
-  const root = resolve(cwd, repoOption ?? '.');
+  return loadRepo(repoOption === undefined ? await findRepoRoot(cwd) : resolve(cwd, repoOption));
+}
+
+/** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
+export async function findRepoRoot(start: string): Promise<string> {
+  const from = resolve(start);
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const marker of ['.the-loop', '.git']) if (await stat(join(dir, marker)).catch(() => undefined)) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+/**
+ * Load the configuration and collaborators of the repository at `root`. Every problem of both
+ * files stops the command together (exit 2), each with its line: one round of fixes, not one per run.
+ */
+export async function loadRepo(root: string): Promise<Repo> {
   let config = defaultConfig();
   const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {

@@ -7,6 +7,24 @@ const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...']);
 const PLACEHOLDER_TAG = /<[^<>=/"']*>/g;
 const HTML_COMMENT = /<!--[\s\S]*?(-->|$)/g;
 
+// A prompt a template leaves for its author, stricter than a placeholder that only makes a
+// section empty: an angle-bracketed phrase of two words or more (`<what is wrong today>`) that
+// does not follow a word (`Map<string, number>` is a type) and is not an HTML tag with a bare
+// attribute (`<details open>`); or spec-kit's `[NEEDS CLARIFICATION: …]`.
+const TEMPLATE_PROMPT = /(?<![\w<])<([A-Za-z][^<>=/"'\n]*\s[^<>=/"'\n]*)>|\[NEEDS CLARIFICATION:[^\]\n]*\]?/g;
+const HTML_ELEMENTS = new Set(['a', 'abbr', 'audio', 'b', 'button', 'code', 'details', 'div', 'em', 'font', 'form', 'i', 'iframe', 'img', 'input', 'kbd', 'li', 'ol', 'option', 'p', 'picture', 'pre', 'script', 'select', 'source', 'span', 'strong', 'style', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'video']);
+
+/** The template prompts in a run of text, with where each starts. */
+export function templatePrompts(text: string): { index: number; text: string }[] {
+  const found: { index: number; text: string }[] = [];
+  for (const match of text.matchAll(TEMPLATE_PROMPT)) {
+    const inside = match[1];
+    if (inside !== undefined && HTML_ELEMENTS.has((inside.split(/\s/, 1)[0] ?? '').toLowerCase())) continue;
+    found.push({ index: match.index, text: match[0] });
+  }
+  return found;
+}
+
 /** True when an HTML fragment is only comments and template placeholders. */
 export function isInertHtml(value: string): boolean {
   return value.replace(HTML_COMMENT, '').replace(PLACEHOLDER_TAG, '').trim() === '';

@@ -48,7 +48,7 @@ const ArtifactFactsSchema = v.strictObject({
       items: v.array(listEntry(v.array(listEntry(v.tuple([]))))),
     }),
   ),
-  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), position })),
+  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), optional: v.boolean(), position })),
   tables: v.array(
     v.strictObject({
       section: v.optional(v.string()),

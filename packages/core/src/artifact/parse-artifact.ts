@@ -4,7 +4,8 @@ import type { Diagnostic, Position } from '../diagnostic.js';
 import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
-import { isSubstantive } from './content.js';
+import { leftPlaceholders } from '../rules/template-residue.js';
+import { isSubstantive, templatePrompts } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
 import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
@@ -13,11 +14,12 @@ import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statemen
  * Bumped whenever the facts read from the same bytes could differ: cached facts carry the
  * version they were read with, and facts of another version are read again.
  */
-export const PARSER_VERSION = 3;
+export const PARSER_VERSION = 4;
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
-// marker with no text after it (`- [ ]` alone is still an unticked box).
-const LOOSE_MARKER = /^\[([^\]\n])\](?:\s+|$)/;
+// marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
+// box is Kiro's mark of an optional task (`- [ ]* Write tests`).
+const LOOSE_MARKER = /^\[([^\]\n])\](\*)?(?:\s+|$)/;
 
 /**
  * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
@@ -66,6 +68,7 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     diagnostics.push(...result.diagnostics);
   } else diagnostics.push(...unclosedFrontMatter('', text));
   if (truncatedAt !== undefined) diagnostics.push(nestedTooDeep('', truncatedAt));
+  diagnostics.push(...leftPlaceholders('', templatePromptsIn(root, text)));
   return {
     lineCount,
     empty: text.trim() === '',
@@ -76,6 +79,45 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     statements: readStatements(root),
     diagnostics,
   };
+}
+
+// The template prompts still in the text, by line: in text outside code, and in HTML that is not
+// a comment (`<describe the boundary>` parses as a tag). The tree gives each prompt in document
+// order and the block it sits in; its line and column come from the source, searched from that
+// block on. A prompt that is not in the source as written (`\<escaped\>`, `&lt;entities&gt;`) was
+// not typed as a prompt, and is left out.
+const MAX_PROMPTS = 200;
+
+function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
+  let cursor = { line: 1, column: 0 };
+  const locate = (prompt: string, from: number): void => {
+    const begin = from > cursor.line ? { line: from, column: 0 } : cursor;
+    for (let line = begin.line; line <= lines.length; line += 1) {
+      const at = (lines[line - 1] as string).indexOf(prompt, line === begin.line ? begin.column : 0);
+      if (at < 0) continue;
+      cursor = { line, column: at + prompt.length };
+      const entry = byLine.get(line) ?? { line, column: at + 1, prompts: [] };
+      entry.prompts.push(prompt);
+      byLine.set(line, entry);
+      return;
+    }
+  };
+  // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
+  let budget = MAX_PROMPTS;
+  const walk = (nodes: readonly Nodes[], from: number): void => {
+    for (const node of nodes) {
+      if (budget <= 0) return;
+      const here = node.position?.start.line ?? from;
+      if (node.type === 'text' || node.type === 'html') {
+        const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
+        for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
+      } else if ('children' in node) walk(node.children as Nodes[], here);
+    }
+  };
+  walk(root.children, 1);
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
 }
 
 function readSections(root: Root): Section[] {
@@ -150,7 +192,7 @@ function taskOf(item: ListItem): Task | undefined {
   const paragraph = item.children[0];
   const body = paragraph?.type === 'paragraph' ? toString(paragraph) : '';
   if (typeof item.checked === 'boolean') {
-    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', position: start(item) };
+    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', optional: false, position: start(item) };
   }
   const match = LOOSE_MARKER.exec(body);
   if (!match || paragraph?.type !== 'paragraph') return undefined;
@@ -160,6 +202,7 @@ function taskOf(item: ListItem): Task | undefined {
     text: body.slice(match[0].length).trim(),
     done: marker === 'x' || marker === 'X',
     marker,
+    optional: match[2] === '*',
     position: start(item),
   };
 }

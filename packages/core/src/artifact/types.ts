@@ -59,6 +59,8 @@ export interface Task {
   /** Only `x` and `X` mark a task done; any other marker is not done. */
   readonly done: boolean;
   readonly marker: string;
+  /** Kiro's `- [ ]*`: a task the work does not require (often tests); it never blocks a gate. */
+  readonly optional: boolean;
   readonly position: Position;
 }
 

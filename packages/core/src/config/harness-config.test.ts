@@ -107,8 +107,9 @@ describe('parseHarnessConfig: workflow.graph', () => {
     ]);
   });
 
-  it('refuses extending anything but default', () => {
-    expect(issues(yaml('workflow:', '  graph:', '    extends: mine'))).toEqual([`${FILE}:3:14 workflow.graph.extends: only "default" can be extended`]);
+  it('refuses extending anything but default or a preset, with a did-you-mean', () => {
+    expect(issues(yaml('workflow:', '  graph:', '    extends: mine'))).toEqual([`${FILE}:3:14 workflow.graph.extends: "mine" is not a graph to extend; it is one of default, the-loop, kiro, spec-kit, openspec`]);
+    expect(issues(yaml('workflow:', '  graph:', '    extends: kiroo'))).toEqual([expect.stringContaining('"kiroo" is not a graph to extend (did you mean "kiro"?)')]);
   });
 
   it('names the line of a `sectons:` typo in a replacement graph', () => {
@@ -238,5 +239,47 @@ describe('parseHarnessConfig: the review table', () => {
     expect(issues(yaml('reviews:', '  outcomes:', '    findings: [findings, skipped]'))).toEqual([
       `${FILE}:3:15 reviews.outcomes.findings: "skipped" already means unavailable; a word means one outcome (list that outcome too to move it)`,
     ]);
+  });
+});
+
+describe('parseHarnessConfig: workflow.preset', () => {
+  const nodes = (text: string) => {
+    const result = parseHarnessConfig(FILE, text);
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join('; '));
+    return { preset: result.config.preset, specDir: result.config.specDir, nodes: result.config.graph.nodes.map((n) => n.id) };
+  };
+
+  it.each([
+    ['kiro', '.kiro/specs', ['requirements', 'design', 'tasks', 'implementation']],
+    ['spec-kit', 'specs', ['specify', 'plan', 'tasks', 'implement']],
+    ['openspec', 'openspec/changes', ['proposal', 'design', 'tasks', 'apply']],
+  ])('%s brings its spec root and graph', (preset, specDir, ids) => {
+    expect(nodes(yaml('workflow:', `  preset: ${preset}`))).toEqual({ preset, specDir, nodes: ids });
+  });
+
+  it('the-loop is the default preset; an explicit specDir wins over the preset\'s', () => {
+    expect(nodes('')).toMatchObject({ preset: 'the-loop', specDir: 'docs/specs' });
+    expect(nodes(yaml('workflow:', '  preset: kiro', '  specDir: docs/kiro'))).toMatchObject({ preset: 'kiro', specDir: 'docs/kiro' });
+  });
+
+  it('a preset\'s graph is extended like the default one: a node replaced, one added', () => {
+    const text = yaml(
+      'workflow:',
+      '  preset: kiro',
+      '  graph:',
+      '    extends: kiro',
+      '    nodes:',
+      '      - {id: design, phase: design, actor: agent, produces: design.md, requires: [requirements], gate: [{sections: [Overview]}]}',
+      '      - {id: release, phase: complete, actor: agent, produces: release.md}',
+      '    edges:',
+      '      - {from: implementation, to: release, on: pass}',
+    );
+    const result = parseHarnessConfig(FILE, text);
+    expect(result.ok && result.config.graph.nodes.map((n) => n.id)).toEqual(['requirements', 'design', 'tasks', 'implementation', 'release']);
+    expect(result.ok && result.config.graph.byId.get('design')?.gate).toEqual([{ sections: ['Overview'] }]);
+  });
+
+  it('refuses an unknown preset at its line, naming the presets', () => {
+    expect(issues(yaml('workflow:', '  preset: speckit'))).toEqual([`${FILE}:2:11 workflow.preset: must be one of the-loop, kiro, spec-kit, openspec (did you mean "spec-kit"?)`]);
   });
 });

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { compileGraphValue, getDefaultGraph } from '../graph/compile-graph.js';
-import { DEFAULT_GRAPH_DATA } from '../graph/default-graph.data.js';
 import type { Graph } from '../graph/types.js';
 import { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, type ReviewOutcome } from '../execution-log/review-cycles.js';
 import { DEFAULT_GATE_SETTINGS, type GateSettings } from '../gate/settings.js';
 import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
+import { didYouMean } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { configFileIssues } from './config-file.js';
+import { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, presetGraph, type PresetName } from './presets.js';
 import { ReviewSettingsSchema } from './reviews-schema.js';
 import { RulesSchema, type RuleLevels } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
@@ -19,6 +20,8 @@ export const DEFAULT_SPEC_DIR = 'docs/specs';
 export interface HarnessConfig {
   /** Which file the configuration came from, or undefined when none exists. */
   readonly file: string | undefined;
+  /** The preset the configuration names (`workflow.preset`), else the-loop's own. */
+  readonly preset: PresetName;
   readonly specDir: string;
   readonly graph: Graph;
   /** How gates read and report: `rules:` levels, the review table's heading and outcome words. */
@@ -37,7 +40,7 @@ export type ConfigResult = { ok: true; config: HarnessConfig } | { ok: false; is
 
 /** The configuration used when the repository has no configuration file. */
 export function defaultConfig(): HarnessConfig {
-  return { file: undefined, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
+  return { file: undefined, preset: DEFAULT_PRESET, specDir: DEFAULT_SPEC_DIR, graph: getDefaultGraph(), gate: DEFAULT_GATE_SETTINGS, verification: defaultVerification(), harness: undefined, timeoutSeconds: undefined, source: undefined };
 }
 
 /**
@@ -55,7 +58,8 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
   }
   const issues = configFileIssues(source);
   const workflow = v.safeParse(WorkflowSchema, (root as Record<string, unknown>)['workflow'] ?? {});
-  let graph = getDefaultGraph();
+  const preset = (workflow.success ? workflow.output.preset : undefined) ?? DEFAULT_PRESET;
+  let graph = presetGraph(preset);
   if (workflow.success && workflow.output.graph !== undefined) {
     const compiled = compileRepositoryGraph(source);
     if (compiled.ok) graph = compiled.graph;
@@ -69,7 +73,8 @@ export function parseHarnessConfig(file: string, text: string): ConfigResult {
     ok: true,
     config: {
       file,
-      specDir: normalizeDir(workflow.output.specDir ?? DEFAULT_SPEC_DIR),
+      preset,
+      specDir: normalizeDir(workflow.output.specDir ?? PRESETS[preset].specDir),
       graph,
       gate,
       verification: verification.verification,
@@ -114,24 +119,26 @@ function gateSettings(source: YamlSource, issues: SourceIssue[]): GateSettings {
   return { rules: rules.success ? (rules.output as RuleLevels) : {}, reviewCycles: { sections, outcomes } };
 }
 
-// `workflow.graph` either replaces the default graph or, with `extends: default`, adds to it:
-// nodes with a known id replace that node, new ids are appended, and an edge replaces the
-// default edge with the same `from` and `on`.
+// `workflow.graph` either replaces the graph or, with `extends: default` (the-loop's own) or
+// `extends: <preset>`, adds to that one: nodes with a known id replace that node, new ids are
+// appended, and an edge replaces the base graph's edge with the same `from` and `on`.
 function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] } {
   const graphValue = ((source.value as Record<string, unknown>)['workflow'] as Record<string, unknown>)['graph'];
   if (graphValue && typeof graphValue === 'object' && !Array.isArray(graphValue) && 'extends' in graphValue) {
     const { extends: base, ...rest } = graphValue as Record<string, unknown>;
-    if (base !== 'default') {
-      return { ok: false, issues: [{ file: source.file, ...source.positionOf(['workflow', 'graph', 'extends']), message: 'workflow.graph.extends: only "default" can be extended' }] };
+    const bases = ['default', ...PRESET_NAMES];
+    if (base !== 'default' && !isPresetName(base)) {
+      const hint = typeof base === 'string' ? didYouMean(base, bases) : '';
+      return { ok: false, issues: [{ file: source.file, ...source.positionOf(['workflow', 'graph', 'extends']), message: `workflow.graph.extends: "${String(base)}" is not a graph to extend${hint}; it is one of ${bases.join(', ')}` }] };
     }
     // A list given in any other shape would be dropped by the merge: a silently weaker graph.
     const notLists = (['nodes', 'edges'] as const).filter((key) => key in rest && !Array.isArray(rest[key]));
     if (notLists.length > 0) {
       return { ok: false, issues: notLists.map((key) => ({ file: source.file, ...source.positionOf(['workflow', 'graph', key]), message: `workflow.graph.${key}: must be a list` })) };
     }
-    const { graph: merged, nodeOrigin, edgeOrigin } = mergeGraph(defaultGraphValue(), rest);
+    const { graph: merged, nodeOrigin, edgeOrigin } = mergeGraph(structuredClone(PRESETS[base === 'default' ? DEFAULT_PRESET : base].data) as Record<string, unknown>, rest);
     // Map a path in the merged graph back to the line the project wrote; a problem inside a
-    // default node or edge the project did not touch points at `extends`.
+    // base node or edge the project did not touch points at `extends`.
     const positionOf = (path: readonly PropertyKey[]) => {
       const [list, index, ...tail] = path;
       if ((list === 'nodes' || list === 'edges') && typeof index === 'number') {
@@ -143,10 +150,6 @@ function compileRepositoryGraph(source: YamlSource): { ok: true; graph: Graph } 
     return compileGraphValue({ ...source, value: merged, positionOf }, []);
   }
   return compileGraphValue(source, ['workflow', 'graph']);
-}
-
-function defaultGraphValue(): Record<string, unknown> {
-  return structuredClone(DEFAULT_GRAPH_DATA) as Record<string, unknown>;
 }
 
 // The merged graph, plus for each merged node and edge the index it has in the project's

@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import { repositoryPath, timeoutSeconds } from '../graph/schema.js';
+import { didYouMean } from '../yaml/schema-issues.js';
+import { PRESET_NAMES } from './presets.js';
 
 /** `workflow` as the-loop reads it (the graph is compiled on its own, see compile-graph). */
 export const WorkflowSchema = v.strictObject({
+  /** The layout the repository already has: the spec root and graph of that tool (docs/presets.md). */
+  preset: v.optional(v.picklist(PRESET_NAMES, (issue) => `must be one of ${PRESET_NAMES.join(', ')}${didYouMean(String(issue.input), PRESET_NAMES)}`)),
   specDir: v.optional(repositoryPath),
   graph: v.optional(v.unknown()),
   /** The harness `the-loop run` drives when `--harness` is not given (default `claude`). */

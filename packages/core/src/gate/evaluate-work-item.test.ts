@@ -43,6 +43,17 @@ describe('evaluateWorkItem: the walk', () => {
     expect(result.nodes.some((n) => n.outcome === 'block')).toBe(false);
   });
 
+  it('unticked tasks in a tasks.md that exists are evaluated, whatever earlier files the work item lacks', () => {
+    const tasks = '# Tasks\n\n- [x] one\n- [ ] two\n';
+    const waiting = evaluate({ 'requirements.md': REQUIREMENTS, 'tasks.md': tasks });
+    expect(waiting.currentNode).toBe('requirements-approval');
+    expect(waiting.nodes.find((n) => n.node === 'implementation')).toMatchObject({ status: 'reached', outcome: 'block' });
+    expect(rulesOf(waiting, 'implementation')).toEqual(['tasks.md:4:1 tasks-incomplete']);
+    const alone = evaluate({ 'tasks.md': tasks });
+    expect(alone.currentNode).toBe('requirements-definition');
+    expect(rulesOf(alone, 'implementation')).toEqual(['tasks.md:4:1 tasks-incomplete']);
+  });
+
   it('while waiting on requirements approval, inspects a design.md that already exists', () => {
     const design = '# Design\n## Security design\n<!-- later -->\n';
     const result = evaluate({ 'requirements.md': REQUIREMENTS, 'design.md': design });

@@ -7,9 +7,9 @@ import { ambiguousArtifact } from '../rules/artifact-ambiguous.js';
 import { producedArtifactMissing } from '../rules/artifact-missing.js';
 import { graphStateUnusable } from '../rules/graph-state-invalid.js';
 import { claimDisagrees, recordedNodeDisagrees } from '../rules/phase-mismatch.js';
-import { evaluatePredicate } from '../rules/predicates.js';
+import { evaluatePredicate, predicateKey } from '../rules/predicates.js';
 import type { PredicateContext } from '../rules/rule.js';
-import { EXECUTION_LOG } from '../work-item/known-artifacts.js';
+import { EXECUTION_LOG, TASKS_FILE } from '../work-item/known-artifacts.js';
 import { ArtifactSet } from './artifact-set.js';
 import { readClaim, type PhaseClaim } from './claim.js';
 import type { WorkItemInput } from './inputs.js';
@@ -110,7 +110,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: G
     // Behind: the artifacts moved on through passing gates, and the next advance catches up.
     // Ahead of them, or off the main line, the state claims progress the artifacts do not support.
     const behind = pointerAgainstLine(line, input.recordedNode, derived) === 'behind';
-    attach(unmetAt.id, [recordedNodeDisagrees(files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived, behind)]);
+    attach(unmetAt.id, [recordedNodeDisagrees(input.id, files.pathOf(GRAPH_STATE_FILE), input.recordedNode, derived, behind)]);
   }
   if (input.ignoredApprovals && input.ignoredApprovals.length > 0) attach(unmetAt.id, [approvalsIgnored(files.pathOf(GRAPH_STATE_FILE), input.ignoredApprovals)]);
   // An error found after the walk still leaves the node that carries it unmet, never `passed`.
@@ -124,7 +124,7 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: G
     let status: NodeStatus;
     if (currentIndex === -1 || index < currentIndex) status = verdictOf(node).outcome === 'skip' ? 'skipped' : 'passed';
     else if (index === currentIndex) status = 'current';
-    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0) status = 'reached';
+    else if (index <= claim.index || creators.has(node.id) && node.alternatives.some((n) => n !== EXECUTION_LOG && files.has(n)) || own.length > 0 || readsPresentTasks(node, files)) status = 'reached';
     else status = 'pending';
     if (status === 'pending') return { node: node.id, status, findings: [] };
     const verdict = verdictOf(node);
@@ -190,6 +190,7 @@ type PredicateBase = Omit<PredicateContext, 'node' | 'artifact' | 'artifactName'
 function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateSettings): PredicateBase {
   let view: VerificationView | undefined;
   return {
+    workItem: input.id,
     settings,
     lookup: (name: string) => files.lookup(name),
     pathOf: (name: string) => files.pathOf(name),
@@ -269,6 +270,13 @@ function evaluateNode(
   const agentFixable = findings.some((d) => d.ruleId === 'artifact-missing' || d.ruleId === 'artifact-ambiguous');
   const outcome: GateOutcome = findings.some((d) => d.severity === 'error') ? (agentFixable ? 'block' : unmet) : 'pass';
   return { outcome, findings };
+}
+
+// Tasks written down are work in hand: a node that checks them is reached once its task list
+// exists, whatever earlier files the work item lacks (tasksComplete reads the produced artifact, else tasks.md).
+function readsPresentTasks(node: GraphNode, files: ArtifactSet): boolean {
+  if (!node.gate.some((predicate) => predicateKey(predicate) === 'tasksComplete')) return false;
+  return node.alternatives.length > 0 ? node.alternatives.some((name) => files.has(name)) : files.has(TASKS_FILE);
 }
 
 // The first node on the line that produces each artifact is the one that creates it.

@@ -58,7 +58,7 @@ export function transition(graph: Graph, state: GraphState, verdict: Verdict, no
   if (!node) return refuse(`graph state names node "${current}", which the graph does not declare`, graph.nodes.map((n) => n.id));
   const outgoing = graph.edges.filter((e) => e.from === current);
   if (current === ESCALATED_NODE) {
-    return refuse('the work item is escalated: a person resolves it with `the-loop graph force <id> --to <node> --reason <why>`', []);
+    return refuse(`the work item is escalated: a person resolves it with \`the-loop graph force ${state.workItem} --to <node> --reason <why>\``, []);
   }
   const effects: Effect[] = [];
   const record = nodeRecord(state, current);

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { getDefaultGraph } from './compile-graph.js';
+import { PRESET_NAMES, PRESETS, presetGraph } from '../config/presets.js';
+import { mainLine } from '../gate/evaluate-work-item.js';
 import { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './default-graph.data.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -20,5 +22,20 @@ describe('the default graph', () => {
     const review = graph.nodes.filter((n) => n.phase === 'needs-review').map((n) => n.id);
     expect(review).toEqual(['self-review', 'critic-review', 'security-review', 'evidence', 'capability-docs', 'reviewer-briefing', 'human-approval', 'escalated']);
     expect(graph.byId.get('requirements-definition')?.alternatives).toEqual(['requirements.md', 'bugfix.md']);
+  });
+});
+
+describe('the preset graphs', () => {
+  it.each(PRESET_NAMES.filter((name) => name !== 'the-loop'))('%s compiles, is shipped as its YAML, and has no node waiting on a person', (name) => {
+    const graph = presetGraph(name);
+    expect(parse(PRESETS[name].yaml)).toEqual(PRESETS[name].data);
+    expect(graph.nodes.filter((n) => n.actor === 'human')).toEqual([]);
+    // The walk reaches every node, and the last one checks the tasks.
+    expect(mainLine(graph).map((n) => n.id)).toEqual(graph.nodes.map((n) => n.id));
+    expect(mainLine(graph).at(-1)?.gate).toEqual([{ tasksComplete: true }]);
+  });
+
+  it('the-loop preset is the default graph', () => {
+    expect(presetGraph('the-loop')).toBe(getDefaultGraph());
   });
 });

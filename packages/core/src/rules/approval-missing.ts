@@ -1,5 +1,5 @@
 import type { Artifact } from '../artifact/types.js';
-import { approvalsOf, approvalTarget } from './predicate-sources.js';
+import { approvalsOf, approvalTarget, approveCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -14,7 +14,6 @@ export const rule: Rule = defineRule({
       // The earlier the-loop kept approvals in front-matter (`approvedBy: [ann]`): name them, since
       // an agent can write front-matter and only an approval the gate reads counts.
       const listed = approvedByOf(target.artifact);
-      const login = listed[0] ?? '<login>';
       const claimed = listed.length > 0 ? ` Front-matter \`approvedBy: ${listed.join(', ')}\` is not an approval.` : '';
       return [
         report(rule, {
@@ -27,7 +26,7 @@ export const rule: Rule = defineRule({
             : 'an approval recorded by `the-loop graph approve` by a login with the approver role',
           fix: fromReviews
             ? `An approver listed in .the-loop/collaborators.yaml approves the pull request on GitHub${unavailable ? '; the check names the pull request with `--pr N`, or runs in its workflow' : ''}.`
-            : `An approver listed in .the-loop/collaborators.yaml runs \`the-loop graph approve <id> ${target.name} --by ${login}\`.`,
+            : `${approveCommand(ctx, target.name, listed[0])}, run by an approver listed in .the-loop/collaborators.yaml.`,
         }),
       ];
     },

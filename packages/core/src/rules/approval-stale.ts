@@ -1,4 +1,4 @@
-import { approvalsOf, approvalTarget } from './predicate-sources.js';
+import { approvalsOf, approvalTarget, approveCommand } from './predicate-sources.js';
 import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from './rule.js';
 
 export const rule: Rule = defineRule({
@@ -33,7 +33,7 @@ export const rule: Rule = defineRule({
           node: ctx.node.id,
           expected: `sha256:${stale.digest}`,
           actual: digest ? `sha256:${digest}` : 'unknown digest',
-          fix: `Ask an approver to review the change and run \`the-loop graph approve <id> ${target.name} --by <login>\` again.`,
+          fix: `Ask an approver to review the change and run ${approveCommand(ctx, target.name)} again.`,
         }),
       ];
     },

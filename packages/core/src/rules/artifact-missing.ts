@@ -37,7 +37,12 @@ export const rule: Rule = defineRule({
 /** A node that produces an artifact, none of whose alternatives is present. */
 export function producedArtifactMissing(node: GraphNode, pathOf: (name: string) => string): Diagnostic {
   const wanted = node.alternatives.join(' or ');
-  return report(rule, { message: `${wanted} is missing.`, file: pathOf(node.alternatives[0]!), node: node.id, expected: wanted, fix: `Write ${wanted} in the work item's folder.` });
+  return report(rule, { message: `${wanted} is missing.`, file: pathOf(node.alternatives[0]!), node: node.id, expected: wanted, fix: `Write ${wanted} in ${folderOf(pathOf(node.alternatives[0]!))}.` });
+}
+
+// `docs/specs/issue-42/` from `docs/specs/issue-42/requirements.md`.
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1) || './';
 }
 
 /** Where the rule reports, and where it does not, on small work items: rules.test.ts runs them. */

@@ -14,7 +14,7 @@ export const rule: Rule = defineRule({
           node: ctx.node.id,
           expected: `exit ${c.check.expectExitCode}`,
           actual: c.reasons[0],
-          fix: `Fix what the check reports (the record keeps its output), then run ${verifyCommand(c.check.id)} again.`,
+          fix: `Fix what the check reports (the record keeps its output), then run ${verifyCommand(ctx, c.check.id)} again.`,
         }),
       ),
     criteriaVerified: (_value, ctx) =>
@@ -26,7 +26,7 @@ export const rule: Rule = defineRule({
           node: ctx.node.id,
           expected: 'VERIFIED',
           actual: c.status,
-          fix: `Fix the failing check${checks.length === 1 ? '' : 's'}, then run ${verifyCommand()} again.`,
+          fix: `Fix the failing check${checks.length === 1 ? '' : 's'}, then run ${verifyCommand(ctx)} again.`,
         }),
       ),
   },

@@ -13,7 +13,7 @@ export const rule: Rule = defineRule({
           file,
           node: ctx.node.id,
           expected: 'a record exactly as `the-loop verify` wrote it',
-          fix: `Records are written only by the-loop: delete this one and run ${verifyCommand(c.check.id)}.`,
+          fix: `Records are written only by the-loop: delete this one and run ${verifyCommand(ctx, c.check.id)}.`,
         }),
       ),
     criteriaVerified: (_value, ctx) =>
@@ -25,7 +25,7 @@ export const rule: Rule = defineRule({
           node: ctx.node.id,
           expected: 'VERIFIED',
           actual: c.status,
-          fix: `Delete the rejected record and run ${verifyCommand()}.`,
+          fix: `Delete the rejected record and run ${verifyCommand(ctx)}.`,
         }),
       ),
   },

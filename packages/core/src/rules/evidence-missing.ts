@@ -25,7 +25,7 @@ export const rule: Rule = defineRule({
           file,
           node: ctx.node.id,
           expected: 'a record written by `the-loop verify`',
-          fix: `Run ${verifyCommand(c.check.id)}.`,
+          fix: `Run ${verifyCommand(ctx, c.check.id)}.`,
         }),
       );
     },
@@ -72,7 +72,7 @@ export const rule: Rule = defineRule({
             actual: c.status,
             fix: uncovered
               ? `Name ${id} in a check's covers (in .the-loop/harness-config.yaml or the testing plan), or set it aside under notApplicable with a reason in testing-plan.md.`
-              : `Run ${verifyCommand()}.`,
+              : `Run ${verifyCommand(ctx)}.`,
           });
         });
     },

@@ -13,7 +13,7 @@ export const rule: Rule = defineRule({
           file,
           node: ctx.node.id,
           expected: 'a run against the files, environment and declaration as they are now',
-          fix: `Run ${verifyCommand(c.check.id)} again.`,
+          fix: `Run ${verifyCommand(ctx, c.check.id)} again.`,
         }),
       ),
     criteriaVerified: (_value, ctx) =>
@@ -25,7 +25,7 @@ export const rule: Rule = defineRule({
           node: ctx.node.id,
           expected: 'VERIFIED',
           actual: c.status,
-          fix: `Run ${verifyCommand()} again.`,
+          fix: `Run ${verifyCommand(ctx)} again.`,
         }),
       ),
   },

@@ -18,6 +18,7 @@ import { rule as evidenceStale } from './evidence-stale.js';
 import { rule as frontMatterInvalid } from './front-matter-invalid.js';
 import { rule as graphStateInvalid } from './graph-state-invalid.js';
 import { rule as internalError } from './internal-error.js';
+import { rule as optionalTaskOpen } from './optional-task-open.js';
 import { rule as phaseAheadOfArtifacts } from './phase-ahead-of-artifacts.js';
 import { rule as phaseMismatch } from './phase-mismatch.js';
 import { rule as reviewRoundsMissing } from './review-rounds-missing.js';
@@ -54,6 +55,7 @@ export const RULES: readonly Rule[] = [
   evidenceInvalid,
   criterionAmbiguous,
   baselineGrown,
+  optionalTaskOpen,
 ];
 
 /** The rule with this id. */

@@ -55,7 +55,7 @@ export function claimDisagrees(
  * Behind (the artifacts moved on through passing gates) is a warning that `graph advance` or the
  * next Stop hook resolves; ahead of the artifacts, or off their main line, is an error.
  */
-export function recordedNodeDisagrees(stateFile: string, recorded: string | null, derived: string | null, behind: boolean): Diagnostic {
+export function recordedNodeDisagrees(workItem: string, stateFile: string, recorded: string | null, derived: string | null, behind: boolean): Diagnostic {
   const at = `"${recorded ?? 'done'}"`;
   const reach = `"${derived ?? 'done'}"`;
   if (behind) {
@@ -66,7 +66,7 @@ export function recordedNodeDisagrees(stateFile: string, recorded: string | null
       position: { line: 1, column: 1 },
       expected: derived ?? 'done',
       actual: recorded ?? 'done',
-      fix: 'Run `the-loop graph advance <id>` (the next Stop hook does it too) to move the recorded pointer along the passing edges.',
+      fix: `Run \`the-loop graph advance ${workItem}\` (the next Stop hook does it too) to move the recorded pointer along the passing edges.`,
     });
   }
   return report(rule, {
@@ -75,7 +75,7 @@ export function recordedNodeDisagrees(stateFile: string, recorded: string | null
     position: { line: 1, column: 1 },
     expected: derived ?? 'done',
     actual: recorded ?? 'done',
-    fix: `Meet the gate of ${reach} (see its findings), or move the pointer back with \`the-loop graph force <id> --to ${derived ?? '<node>'} --reason <why>\`.`,
+    fix: `Meet the gate of ${reach} (see its findings), or move the pointer back with \`the-loop graph force ${workItem} --to ${derived ?? '<node>'} --reason <why>\`.`,
   });
 }
 

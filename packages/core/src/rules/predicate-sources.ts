@@ -1,3 +1,4 @@
+import { TASKS_FILE } from '../work-item/known-artifacts.js';
 import type { Artifact } from '../artifact/types.js';
 import type { CheckEvidence, CriterionVerdict, EvidenceStatus } from '../evidence/judge.js';
 import type { Approval } from '../gate/inputs.js';
@@ -5,13 +6,19 @@ import type { PredicateContext } from './rule.js';
 
 /** The file `tasksComplete` reads: the produced artifact, else tasks.md; undefined when neither can be read. */
 export function tasksSource(ctx: PredicateContext): { name: string; artifact: Artifact } | undefined {
-  return ctx.artifact ? { name: ctx.artifactName ?? 'tasks.md', artifact: ctx.artifact } : ctx.lookup('tasks.md');
+  return ctx.artifact ? { name: ctx.artifactName ?? TASKS_FILE, artifact: ctx.artifact } : ctx.lookup(TASKS_FILE);
 }
 
 /** What `approved: <names>` is about: the names it lists, and the first of them that can be read. */
 export function approvalTarget(names: string, ctx: PredicateContext): { wanted: string[]; target: { name: string; artifact: Artifact } | undefined } {
   const wanted = names.split('|').map((name) => name.trim());
   return { wanted, target: wanted.map((name) => ctx.lookup(name)).find(Boolean) };
+}
+
+/** The command that records an approval of `name`: by `login` when one is named, else the repository's only approver. */
+export function approveCommand(ctx: PredicateContext, name: string, login?: string): string {
+  const [only, ...others] = ctx.approvers;
+  return `\`the-loop graph approve ${ctx.workItem} ${name} --by ${login ?? (only !== undefined && others.length === 0 ? only : '<login>')}\``;
 }
 
 /** Approvals of an artifact by approvers: the one bound to its current digest, and the latest of the others. */
@@ -43,8 +50,8 @@ export function criteriaFailedBy(ctx: PredicateContext, cause: Exclude<EvidenceS
 }
 
 /** The command a fix asks to run, for one check or all of them. */
-export function verifyCommand(checkId?: string): string {
-  return `\`the-loop verify <id>${checkId ? ` --check ${checkId}` : ''}\``;
+export function verifyCommand(ctx: Pick<PredicateContext, 'workItem'>, checkId?: string): string {
+  return `\`the-loop verify ${ctx.workItem}${checkId ? ` --check ${checkId}` : ''}\``;
 }
 
 /** Requirements with two EARS criteria (AC1 on line 5, AC2 on line 6), for the evidence rules' examples. */

@@ -8,6 +8,8 @@ import type { VerificationView } from '../verification/view.js';
 
 /** What a gate predicate's check can look at: the produced artifact and, by name, any other. */
 export interface PredicateContext {
+  /** The work item's id, for fixes that name the command to run. */
+  readonly workItem: string;
   readonly node: GraphNode;
   /** The produced artifact (the present alternative), when the node produces one. */
   readonly artifact: Artifact | undefined;

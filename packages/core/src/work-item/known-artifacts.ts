@@ -9,6 +9,9 @@ export const KNOWN_ARTIFACTS = [
   'execution-log.md',
 ] as const;
 
+/** The task list `tasksComplete` reads when a node produces no artifact of its own. */
+export const TASKS_FILE = 'tasks.md';
+
 /** The execution log: the resume anchor whose `phase:` mirrors the lifecycle. */
 export const EXECUTION_LOG = 'execution-log.md';
 

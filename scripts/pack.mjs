@@ -1,0 +1,43 @@
+// Packs the publishable packages as npm tarballs: @the-loop/cli (the bundled CLI, installable
+// with no runtime dependency) and @the-loop/core (the pure library: ES modules and their type
+// declarations). Build first (`pnpm build`; `pnpm pack:all` does both). pnpm pack is what a
+// publish runs: it rewrites workspace versions and applies each package's publishConfig.
+// Usage: node scripts/pack.mjs [DESTINATION]   (default: packs/ at the repository root)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const destination = resolve(process.argv[2] ?? `${root}packs`);
+const PACKAGES = ['cli', 'core'];
+
+for (const name of PACKAGES) {
+  if (!existsSync(`${root}packages/${name}/dist`)) {
+    console.error(`packages/${name}/dist is missing: build first (node scripts/build.mjs)`);
+    process.exit(1);
+  }
+}
+// tsc -b keeps the output of a source file that no longer exists: core is compiled afresh, so a
+// module deleted since the last build is never published.
+rmSync(`${root}packages/core/dist`, { recursive: true, force: true });
+rmSync(`${root}packages/core/tsconfig.build.tsbuildinfo`, { force: true });
+const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}packages/core/tsconfig.build.json`], { cwd: root, encoding: 'utf8' });
+if (tsc.status !== 0) {
+  console.error(`compiling packages/core failed:\n${tsc.stdout}${tsc.stderr}`);
+  process.exit(tsc.status ?? 1);
+}
+mkdirSync(destination, { recursive: true });
+// Under `pnpm run`, npm_execpath is pnpm itself; otherwise npx fetches the pinned version.
+const execpath = process.env.npm_execpath ?? '';
+const pnpm = /pnpm\.c?js$/.test(execpath) ? [process.execPath, execpath] : ['npx', '-y', 'pnpm@10.34.9'];
+for (const name of PACKAGES) {
+  const [command, ...args] = pnpm;
+  const run = spawnSync(command, [...args, 'pack', '--pack-destination', destination], { cwd: `${root}packages/${name}`, encoding: 'utf8' });
+  if (run.status !== 0) {
+    console.error(`pnpm pack failed in packages/${name}:\n${run.stdout}${run.stderr}`);
+    process.exit(run.status ?? 1);
+  }
+  const tarball = run.stdout.trim().split('\n').at(-1);
+  console.log(tarball);
+}
