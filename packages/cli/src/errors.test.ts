@@ -53,7 +53,7 @@ describe('stack traces instead of errors', () => {
       [folder, 'cannot read .claude/settings.json: it is a directory, not a regular file'],
       [file, '.claude is not a folder, so .claude/settings.json cannot be written'],
     ] as const) {
-      const out = await run(['hooks', 'install', '--claude', '--cursor'], dir);
+      const out = await run(['hooks', 'install', '--claude', '--cursor', '--command', 'npx the-loop'], dir);
       expect([out.code, out.stdout]).toEqual([2, '']);
       expect(out.stderr).toContain(why);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
@@ -92,7 +92,7 @@ describe('stack traces instead of errors', () => {
         },
       },
     };
-    const install = await run(['hooks', 'install', '--claude'], dir, { adapters: [broken] });
+    const install = await run(['hooks', 'install', '--claude', '--command', 'npx the-loop'], dir, { adapters: [broken] });
     expect(install.code).toBe(2);
     expect(install.stderr).toBe('the-loop: internal error: the settings merge broke (THE_LOOP_DEBUG=1 shows where)\n');
     const debug = await run(['hooks', 'install', '--claude'], dir, { adapters: [broken], env: { PATH: process.env['PATH'], THE_LOOP_DEBUG: '1' } });

@@ -63,14 +63,14 @@ describe('hooks install', () => {
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(`so the hooks start this install: ${BIN}`);
     const settings = JSON.parse(await read(dir, '.claude/settings.json'));
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${BIN} hook Stop --harness claude`);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${BIN} hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"`);
     expect(await read(dir, '.git/hooks/pre-push')).toContain(`exec ${BIN} hook pre-push`);
     const doctor = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
     expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
     // Once the project has its own install, running it again switches every hook to it.
     await writeFiles(dir, { 'node_modules/.bin/the-loop': '#!/bin/sh\n' });
     expect((await runBuiltCli(['hooks', 'install', '--claude', '--git'], { cwd: dir })).stdout).toMatch(/claude +\.claude\/settings\.json +updated/);
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(await read(dir, '.git/hooks/pre-push')).toContain('exec node_modules/.bin/the-loop hook pre-push');
   }, 120_000);
 
