@@ -96,6 +96,24 @@ describe('the artifact cache', () => {
     expect(await readdir(victim)).toEqual(['keep.txt']);
   });
 
+  it('local state switches enforcement off: an entry past its size and a cache folder linked out of the repository are no entries', async () => {
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
+    // Over the 256 KB an entry may take, holding facts that would pass the gate: not read, discarded.
+    const passing = JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') });
+    await writeFile(path, `${passing}${' '.repeat(300 * 1024)}`);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
+    const elsewhere = await tempDir();
+    const forged = join(elsewhere, digest.slice(0, 2));
+    await cp(join(root, CACHE_DIR), elsewhere, { recursive: true });
+    await writeFile(join(forged, `${digest}.v${PARSER_VERSION}.json`), passing);
+    const before = await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json`));
+    await rm(join(root, CACHE_DIR), { recursive: true });
+    await symlink(elsewhere, join(root, CACHE_DIR));
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json`))).toEqual(before);
+  });
+
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
     const root = await tempDir();
     const cache = artifactCache(root);
