@@ -27,21 +27,29 @@ const ENTRY_BYTES = 256 * 1024;
 export function artifactCache(root: string): ArtifactCache {
   const dir = join(root, CACHE_DIR);
   const buckets = new Map<string, Promise<Bucket>>();
-  // Whether a bucket folder really lies inside the repository: checked once a process, not per entry.
+  // Whether a bucket folder really lies inside the repository, checked once a process: the cache
+  // folder resolved once, then each bucket must be a folder of its own in it, not a link.
+  let base: Promise<boolean> | undefined;
   const inside = new Map<string, Promise<boolean>>();
+  const insideBucket = async (bucket: string): Promise<boolean> => {
+    base ??= insideRepository(root, dir);
+    let checked = inside.get(bucket);
+    if (!checked) {
+      checked = base.then(async (ok) => ok && (await lstat(join(dir, bucket))).isDirectory()).catch(() => false);
+      inside.set(bucket, checked);
+    }
+    if (await checked) return true;
+    // A folder not there yet (or not inside) is asked again next time: this run may create it.
+    inside.delete(bucket);
+    if (!(await base)) base = undefined;
+    return false;
+  };
   let ready: Promise<unknown> | undefined;
   return {
     async facts(digest, text) {
       const name = `${digest}.v${PARSER_VERSION}.json`;
       const bucket = digest.slice(0, 2);
-      let checked = inside.get(bucket);
-      if (!checked) {
-        checked = insideRepository(root, join(dir, bucket));
-        inside.set(bucket, checked);
-      }
-      // A bucket not there yet (or not inside) is asked again next time: this run may create it.
-      if (!(await checked)) inside.delete(bucket);
-      const cached = (await checked) ? readEntry(join(dir, bucket, name), digest) : undefined;
+      const cached = (await insideBucket(bucket)) ? readEntry(join(dir, bucket, name), digest) : undefined;
       if (cached) return cached;
       const facts = extractFacts(text);
       const json = factsToJson(facts);

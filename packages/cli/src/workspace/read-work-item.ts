@@ -110,7 +110,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     present = new Set();
   }
   // One check for the folder; each file that is itself a link is checked again by the reader.
-  const folderChecked = present.size > 0 && !escapes(await realpath(repo.root), await realpath(dir).catch(() => dir));
+  const folderChecked = present.size > 0 && !escapes(await realRoot(repo), await realpath(dir).catch(() => dir));
   await Promise.all(
     names
       .filter((name) => present.has(name))
@@ -122,6 +122,17 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
       }),
   );
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
+}
+
+// The repository's own path, links resolved: once a run, not once a work item.
+const realRoots = new WeakMap<Repo, Promise<string>>();
+function realRoot(repo: Repo): Promise<string> {
+  let real = realRoots.get(repo);
+  if (!real) {
+    real = realpath(repo.root);
+    realRoots.set(repo, real);
+  }
+  return real;
 }
 
 async function readArtifact(path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
