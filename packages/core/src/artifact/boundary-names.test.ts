@@ -90,6 +90,28 @@ describe('mentions', () => {
     expect(mentions(mentionable('TB-21 and XTB-2'), { id: 'TB-2', position: { line: 1, column: 1 } })).toBe(false);
   });
 
+  it('is what its definition says: the words of the name in order, any form of each, at most one word between (property)', () => {
+    // The definition, read literally: a word's forms are itself and itself less s, es, d, ed or
+    // ing when three letters or more remain; two words match when they share a form.
+    const forms = (word: string) => [word, ...['s', 'es', 'd', 'ed', 'ing'].filter((s) => word.endsWith(s) && word.length - s.length >= 3).map((s) => word.slice(0, -s.length))];
+    const same = (a: string, b: string) => forms(a).some((form) => forms(b).includes(form));
+    const wordsIn = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const named = (text: string, name: string): boolean => {
+      const hay = wordsIn(text);
+      const run = wordsIn(name);
+      const from = (at: number, next: number): boolean => next === run.length || [at + 1, at + 2].some((i) => i < hay.length && same(hay[i] as string, run[next] as string) && from(i, next + 1));
+      return run.length > 0 && hay.some((word, i) => same(word, run[0] as string) && from(i, 1));
+    };
+    const word = fc.constantFrom('cache', 'caches', 'cached', 'caching', 'store', 'stores', 'stored', 'sign', 'signs', 'signed', 'signing', 'hash', 'hashes', 'hashed', 'bus', 'buses', 'is', 'as', 'the', 'token', 'tokens', 'ed', 'ing');
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 12 }), fc.array(word, { minLength: 1, maxLength: 3 }), (text, name) => {
+        const [hay, wanted] = [text.join(' '), name.join(' ')];
+        expect(mentions(mentionable(hay), { name: wanted, position: { line: 1, column: 1 } })).toBe(named(hay, wanted));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('names every boundary it finds with words of its own item (property)', () => {
     const word = fc.constantFrom('**', '`', 'Webhook', 'endpoint', 'TB-2', ':', ' — ', 'the', 'SHALL', 'Trust boundaries:', '(x)', ',', ';', 'and', '.', '<b>', '\n  - ', ' ');
     fc.assert(

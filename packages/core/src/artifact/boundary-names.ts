@@ -139,25 +139,29 @@ export interface Mentionable {
   readonly text: string;
   /** Its words, in order. */
   readonly words: readonly string[];
-  /** Where each stem of a word occurs. */
+  /** Where each word occurs. */
   readonly at: ReadonlyMap<string, readonly number[]>;
 }
 
 /** Prepare a text once for many {@link mentions} checks. */
 export function mentionable(text: string): Mentionable {
   const words = wordsOf(text);
+  // Indexed by the words themselves, once each: a stem's occurrences are found from its
+  // inflections when asked for (see occurrences), not stored for every stem of every word.
   const at = new Map<string, number[]>();
-  // Every word of a long text passes here: no array per word.
-  const add = (stem: string, index: number): void => {
-    const seen = at.get(stem);
-    if (seen) seen.push(index);
-    else at.set(stem, [index]);
-  };
   words.forEach((word, index) => {
-    add(word, index);
-    for (const suffix of SUFFIXES) if (hasSuffix(word, suffix)) add(word.slice(0, -suffix.length), index);
+    const seen = at.get(word);
+    if (seen) seen.push(index);
+    else at.set(word, [index]);
   });
   return { text, words, at };
+}
+
+// Where a word with this stem occurs: the stem itself, or the stem with one of the suffixes.
+function occurrences(haystack: Mentionable, stem: string): readonly number[] {
+  const found = [...(haystack.at.get(stem) ?? [])];
+  for (const suffix of SUFFIXES) if (hasSuffix(stem + suffix, suffix)) found.push(...(haystack.at.get(stem + suffix) ?? []));
+  return found;
 }
 
 /**
@@ -178,7 +182,7 @@ export function mentions(haystack: Mentionable, boundary: Boundary): boolean {
     }
     return false;
   };
-  const starts = new Set((run[0] as readonly string[]).flatMap((stem) => haystack.at.get(stem) ?? []));
+  const starts = new Set((run[0] as readonly string[]).flatMap((stem) => occurrences(haystack, stem)));
   for (const index of starts) if (follows(index, 1)) return true;
   return false;
 }
