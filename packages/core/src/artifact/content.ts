@@ -14,6 +14,15 @@ const HTML_COMMENT = /<!--[\s\S]*?(-->|$)/g;
 const TEMPLATE_PROMPT = /(?<![\w<])<([A-Za-z][^<>=/"'\n]*\s[^<>=/"'\n]*)>|\[NEEDS CLARIFICATION:[^\]\n]*\]?/g;
 const HTML_ELEMENTS = new Set(['a', 'abbr', 'audio', 'b', 'button', 'code', 'details', 'div', 'em', 'font', 'form', 'i', 'iframe', 'img', 'input', 'kbd', 'li', 'ol', 'option', 'p', 'picture', 'pre', 'script', 'select', 'source', 'span', 'strong', 'style', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'video']);
 
+// Any text a template prompt could be, wherever it stands: a file with none anywhere has none in
+// any of its runs of text (a prompt is only ever reported where it stands as written).
+const PROMPT_ANYWHERE = /<[A-Za-z][^<>=/"'\n]*\s[^<>=/"'\n]*>|\[NEEDS CLARIFICATION:/;
+
+/** False when no run of this file's text can hold a template prompt as written. */
+export function mayHoldTemplatePrompts(source: string): boolean {
+  return PROMPT_ANYWHERE.test(source);
+}
+
 /** The template prompts in a run of text, with where each starts. */
 export function templatePrompts(text: string): { index: number; text: string }[] {
   const found: { index: number; text: string }[] = [];

@@ -5,7 +5,7 @@ import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
-import { isSubstantive, templatePrompts } from './content.js';
+import { isSubstantive, mayHoldTemplatePrompts, templatePrompts } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
 import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
@@ -95,6 +95,7 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
 const MAX_PROMPTS = 200;
 
 function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
+  if (!mayHoldTemplatePrompts(text)) return [];
   const lines = text.split(/\r\n|\r|\n/);
   const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
   let cursor = { line: 1, column: 0 };

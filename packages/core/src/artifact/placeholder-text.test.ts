@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderText } from './content.js';
+import { isPlaceholderText, mayHoldTemplatePrompts, templatePrompts } from './content.js';
 import { findSection } from './find-section.js';
-import { parseArtifact } from './parse-artifact.js';
+import { extractFacts, parseArtifact } from './parse-artifact.js';
 
 const securityDesign = (body: string) => findSection(parseArtifact('design.md', `# Design\n\n## Security design\n\n${body}\n\n## Testing\n\nUnit tests.\n`), 'Security design');
 
@@ -21,5 +22,23 @@ describe('template placeholders joined by punctuation', () => {
     expect(securityDesign('**Reset tokens**: hashed and single use.')?.empty).toBe(false);
     expect(securityDesign('<boundary>: 42')?.empty).toBe(false);
     expect(isPlaceholderText('<boundary>: signed')).toBe(false);
+  });
+});
+
+describe('a file with no prompt anywhere', () => {
+  it('has none in any run of its text: every prompt found in a piece of the file, as written there, is seen in the whole (property)', () => {
+    const piece = fc.constantFrom('<what is wrong today>', '<b>x</b>', '<details open>', '_', '**', '`', '\\', '&lt;', '&gt;', '<!--', '-->', 'word', ' ', '\n', '[NEEDS CLARIFICATION: who?]', '[NEEDS CLARIFICATION:', 'Map<string, number>', '<a', 'b>', '=', '"', '<', '>', 'x y', '- ', '> ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), fc.nat(), fc.nat(), (parts, from, length) => {
+        const text = parts.join('');
+        const start = from % (text.length + 1);
+        // Any run of the file, with any character before it removed (as emphasis or an escape is).
+        for (const run of [text.slice(start, start + length), text.slice(start + 1, start + 1 + length)]) {
+          for (const prompt of templatePrompts(run)) if (text.includes(prompt.text)) expect(mayHoldTemplatePrompts(text), `${JSON.stringify(text)} holds ${prompt.text}`).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(extractFacts('# T\n\n_<what is wrong today>_\n').diagnostics.map((d) => d.ruleId)).toContain('template-residue');
   });
 });
