@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
-import { neutralize } from './neutralize.js';
+import { neutralize, neutralizing } from './neutralize.js';
 
 // What a terminal would act on: a title change (OSC), a screen clear, a one-character CSI, a
 // backspace, a bell and a right-to-left override. (A carriage return ends a Markdown line; it is
@@ -69,5 +70,34 @@ describe('escape sequences in artifact text and folder names reach the terminal 
     expect(out.stdout).toContain('\u001b[1m');
     expect(out.stdout).not.toContain('\u001b]0;');
     expect(out.stdout).not.toContain('\u001b[2J');
+  });
+});
+
+describe('the neutralising stream', () => {
+  it('passes every write on at once, and its target’s backpressure back: full until the target drains', async () => {
+    const received: string[] = [];
+    let room = 2;
+    let slow = true;
+    const release: (() => void)[] = [];
+    const target = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        received.push(chunk.toString());
+        // A slow reader: past the first writes, each waits until the test lets them through.
+        if (!slow || room-- > 0) done();
+        else release.push(done);
+      },
+    });
+    const out = neutralizing(target, false);
+    expect(out.write('a\u0007')).toBe(true);
+    const results = [out.write('b'), out.write('c'), out.write('d')];
+    expect(received.join('')).toBe('a\\u0007bc');
+    expect(results.at(-1)).toBe(false);
+    const drained = new Promise((resolve) => out.once('drain', resolve));
+    slow = false;
+    while (release.length > 0) (release.shift() as () => void)();
+    await drained;
+    expect(received.join('')).toBe('a\\u0007bcd');
+    expect(out.write('e')).toBe(true);
   });
 });

@@ -29,14 +29,26 @@ export function neutralize(text: string): string {
 export function neutralizing<T extends NodeJS.WritableStream & { isTTY?: boolean }>(target: T, colors: boolean): NodeJS.WritableStream & { isTTY?: boolean } {
   const decoder = new StringDecoder('utf8');
   const safe = (text: string) => (colors ? text.replace(COLOR_OR_UNSAFE, (match, color: string | undefined) => color ?? escaped(match)) : neutralize(text));
+  // Whether the target's buffer is full: its backpressure is the wrapper's, so a writer that
+  // waits for 'drain' (report, over any number of work items) never has its output held whole
+  // in memory when stdout is a pipe read slowly.
+  let full = false;
   const stream = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
       const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      if (text !== '') target.write(safe(text));
+      if (text !== '' && !target.write(safe(text)) && !full) {
+        full = true;
+        target.once('drain', () => {
+          full = false;
+          stream.emit('drain');
+        });
+      }
       // Passed on at once: nothing waits in this wrapper when the process exits.
       done();
     },
   });
+  const accept = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => accept(...args) && !full) as Writable['write'];
   return Object.assign(stream, { isTTY: target.isTTY === true });
 }
