@@ -9,7 +9,7 @@ import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 import { runCli } from '../main.js';
-import { readBytesIfPresent, readIfPresent } from './read-file.js';
+import { readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
 
 async function repo(): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), 'the-loop-read-')));
@@ -22,6 +22,28 @@ function mkfifo(path: string): void {
 const refusal = (promise: Promise<unknown>) => promise.then(() => 'read', (error: Error) => error.message);
 
 describe('special files are read without bound', () => {
+  it('a record read synchronously: a FIFO, a device, any symbolic link and a file past its cap are refused; absent is undefined', async () => {
+    const dir = await repo();
+    const syncRefusal = (path: string, cap = 64) => {
+      try {
+        return readRecordSync(path, cap)?.toString() ?? 'absent';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    mkfifo(join(dir, 'fifo.json'));
+    await writeFile(join(dir, 'entry.json'), '{"a":1}');
+    await symlink('entry.json', join(dir, 'alias.json'));
+    await symlink('/dev/zero', join(dir, 'zero.json'));
+    expect(syncRefusal(join(dir, 'entry.json'))).toBe('{"a":1}');
+    expect(syncRefusal(join(dir, 'missing.json'))).toBe('absent');
+    expect(syncRefusal(join(dir, 'fifo.json'))).toBe('it is a FIFO (named pipe), not a regular file');
+    expect(syncRefusal(join(dir, 'alias.json'))).toBe('it is a symbolic link');
+    expect(syncRefusal(join(dir, 'zero.json'))).toBe('it is a symbolic link');
+    expect(syncRefusal(join(dir, 'entry.json'), 6)).toBe('it is 0.0 MB; files over 0.0 MB are refused');
+    expect(syncRefusal(join(dir, 'entry.json'), 7)).toBe('{"a":1}');
+  });
+
   it('a FIFO is refused at once, never waited on', async () => {
     const dir = await repo();
     mkfifo(join(dir, 'tasks.md'));

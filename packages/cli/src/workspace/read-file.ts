@@ -80,21 +80,31 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
-    // Read to the cap and one byte past it: a file that grew (or reports size 0) is bounded all the same.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
-    }
-    return Buffer.concat(chunks, total);
+    const read = boundedRead(maxBytes);
+    for (let chunk = read.next(); read.keep(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead); chunk = read.next());
+    return read.bytes();
   } finally {
     await handle.close();
   }
+}
+
+// A read to the cap and one byte past it: a file that grew (or reports size 0) is bounded all the same.
+function boundedRead(maxBytes: number) {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  return {
+    /** A buffer for the next read: `size` bytes (what the file says it holds) or a chunk, never past the cap's byte. */
+    next: (size = 64 * 1024): Buffer => Buffer.allocUnsafe(Math.min(size, maxBytes + 1 - total)),
+    /** Keep what a read put in `chunk`; false at the end of the file. */
+    keep(chunk: Buffer, bytesRead: number): boolean {
+      if (bytesRead === 0) return false;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
+      return true;
+    },
+    bytes: (): Buffer => Buffer.concat(chunks, total),
+  };
 }
 
 /**
@@ -117,18 +127,10 @@ export function readRecordSync(path: string, maxBytes: number): Buffer | undefin
     const info = fstatSync(fd);
     if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
     if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
-    // To the cap and one byte past it, as readBytesIfPresent reads: a file that grew is bounded too.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (let want = info.size + 1; ; want = Math.min(64 * 1024, maxBytes + 1 - total)) {
-      const chunk = Buffer.allocUnsafe(want);
-      const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
-    }
-    return Buffer.concat(chunks, total);
+    // The whole file in one read (and one more that finds its end), as small records are.
+    const read = boundedRead(maxBytes);
+    for (let chunk = read.next(info.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
+    return read.bytes();
   } finally {
     closeSync(fd);
   }
