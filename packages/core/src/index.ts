@@ -74,8 +74,9 @@ export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigRes
 export { ApprovalsConfigSchema } from './config/runtime-config.js';
 export type { ApprovalsConfig } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { LEARNINGS, PHASE_TRANSITIONS, RUN_USAGE, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
 export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
+export { UNAPPROVED_LOG_SECTIONS, approvedContent, approvedLogContent } from './execution-log/approved-content.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';

@@ -18,7 +18,7 @@ import { step } from '../gate/advance.js';
 import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
 import { commitTransitions, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
-import { sha256 } from '../workspace/digest.js';
+import { approvalDigest } from '../workspace/digest.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
@@ -215,7 +215,7 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
   } catch {
     throw new UsageError(`${repo.config.specDir}/${id}/${artifact} does not exist; there is nothing to approve`);
   }
-  const digest = sha256(bytes);
+  const digest = approvalDigest(artifact, bytes);
   // Record the approval, then move the pointer along the gates that pass now (recording no unmet attempt).
   return mutate(repo, id, env, out, 'approve', async (state, now) => {
     const approved: GraphState = { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] };

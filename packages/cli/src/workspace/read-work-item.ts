@@ -1,8 +1,8 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
+import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { sha256 } from './digest.js';
+import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
 /** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
@@ -100,16 +100,16 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(join(dir, name), repo.cache);
+        const read = await readArtifact(name, join(dir, name), repo.cache);
         if (!read) return;
         files.set(name, read.source);
-        if (read.digest) digests.set(name, read.digest);
+        if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
   return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
 }
 
-async function readArtifact(path: string, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+async function readArtifact(name: string, path: string, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const info = await stat(path);
@@ -130,8 +130,9 @@ async function readArtifact(path: string, cache: ArtifactCache | undefined): Pro
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    const digest = sha256(bytes);
-    return { source: cache ? { text, facts: await cache.facts(digest, text) } : { text }, digest };
+    const facts = cache ? await cache.facts(sha256(bytes), text) : undefined;
+    const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
+    return { source: facts ? { text, facts } : { text }, approvalDigest: approvalDigest(name, bytes, text, parsed) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
