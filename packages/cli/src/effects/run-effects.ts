@@ -71,7 +71,7 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
 async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
   try {
-    await writeFileAtomic(path, appendConflict(await readIfPresent(path), effect.entry));
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path), ctx.id, effect.entry));
   } catch (error) {
     return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
   }
