@@ -85,7 +85,8 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
       say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
       return hooks.stopReply(undefined);
     }
-    const result = await evaluateFromDisk(repo, resolution.id, { env: env.env });
+    // Baseline entries the session added itself accept nothing here (docs/hooks.md).
+    const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' });
     const decision = await decideStopWithState(repo.root, {
       harness: adapter.name,
       result,
@@ -110,7 +111,7 @@ async function answer(args: readonly string[], env: CommandEnv): Promise<Record<
     say(resolution.why);
     return hooks.contextReply(event.name, undefined);
   }
-  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env })), env);
+  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' })), env);
 }
 
 // After the stop is decided, a recorded pointer the artifacts left behind moves along the
@@ -150,7 +151,7 @@ async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv
   } catch {
     return undefined;
   }
-  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env });
+  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env, baseline: 'committed' });
   const findings = result.findings.filter((d) => d.file === edited.file);
   if (findings.length === 0) return undefined;
   return [
