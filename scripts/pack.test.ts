@@ -110,7 +110,7 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
 
     ok(['npx', 'the-loop', 'hooks', 'install', '--claude', '--git'], project);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(readFileSync(join(project, '.git/hooks/pre-push'), 'utf8')).toContain('exec node_modules/.bin/the-loop hook pre-push');
     // The installed hooks run the installed CLI and block the canaries.
     const doctor = run(['npx', 'the-loop', 'doctor', '--format', 'json'], project);

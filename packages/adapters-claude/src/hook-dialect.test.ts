@@ -21,7 +21,7 @@ describe('Claude Code hook dialect', () => {
     const sample = { sessionId: 'doctor-1', projectDir: '/p', filePath: '/p/docs/specs/a/tasks.md' };
     for (const { name, kind } of hooks.events) {
       const parsed = hooks.parsePayload(JSON.stringify(hooks.samplePayload(name, sample)));
-      expect(parsed).toEqual({ ok: true, payload: { event: name, sessionId: 'doctor-1', projectDir: null, cwd: '/p', filePath: kind === 'edit' ? sample.filePath : null, turnStatus: null } });
+      expect(parsed).toEqual({ ok: true, payload: { event: name, sessionId: 'doctor-1', projectDir: null, cwd: '/p', filePath: kind === 'edit' ? sample.filePath : null, turnStatus: null, continuing: false } });
     }
   });
 

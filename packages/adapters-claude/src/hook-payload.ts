@@ -24,6 +24,7 @@ export function parseClaudePayload(text: string): { ok: true; payload: HookPaylo
       cwd: nonEmptyString(o['cwd']),
       filePath: nonEmptyString(input['file_path']) ?? nonEmptyString(input['notebook_path']),
       turnStatus: null,
+      continuing: o['stop_hook_active'] === true,
     },
   };
 }

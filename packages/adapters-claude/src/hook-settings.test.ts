@@ -45,7 +45,7 @@ describe('Claude Code settings merge', () => {
     const moved = installClaudeHooks(first, 'npx the-loop');
     expect(moved.ok && (moved.value['hooks'] as Record<string, unknown[]>)['Stop']).toEqual([
       { hooks: [{ type: 'command', command: './mine.sh' }] },
-      { hooks: [{ type: 'command', command: 'npx the-loop hook Stop --harness claude', timeout: 60 }] },
+      { hooks: [{ type: 'command', command: 'npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"', timeout: 60 }] },
     ]);
   });
 

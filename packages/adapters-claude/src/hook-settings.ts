@@ -4,6 +4,10 @@ import { CLAUDE_HOOK_EVENTS } from './hook-payload.js';
 /** The launcher Claude Code runs: `$CLAUDE_PROJECT_DIR` keeps it right from any working directory. */
 export const CLAUDE_DEFAULT_LAUNCHER = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop';
 
+// The repository an installed hook checks: the project whose settings file installed it, which
+// Claude Code names in $CLAUDE_PROJECT_DIR; a payload's cwd cannot move it.
+const CLAUDE_REPO_PIN = '"$CLAUDE_PROJECT_DIR"';
+
 // Writes that land in an artifact; other tools cannot change a spec file.
 const WRITE_TOOLS = 'Write|Edit|MultiEdit';
 const HOOK_TIMEOUT_SECONDS = 60;
@@ -32,7 +36,7 @@ export function installClaudeHooks(settings: unknown, launcher: string): Setting
   const root = structuredClone(checked.value);
   const hooks = (root['hooks'] ??= {}) as Json;
   for (const { name: event } of CLAUDE_HOOK_EVENTS) {
-    const wanted = { type: 'command', command: hookCommand(launcher, CLAUDE_NAME, event), timeout: HOOK_TIMEOUT_SECONDS };
+    const wanted = { type: 'command', command: hookCommand(launcher, CLAUDE_NAME, event, CLAUDE_REPO_PIN), timeout: HOOK_TIMEOUT_SECONDS };
     const groups = ((hooks[event] ??= []) as Json[]);
     let placed = false;
     for (const group of groups) {

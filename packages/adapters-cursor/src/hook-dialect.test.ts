@@ -23,7 +23,7 @@ describe('Cursor hook dialect', () => {
       const parsed = hooks.parsePayload(JSON.stringify(hooks.samplePayload(name, sample)));
       expect(parsed).toEqual({
         ok: true,
-        payload: { event: name, sessionId: 'doctor-1', projectDir: '/p', cwd: null, filePath: kind === 'edit' ? sample.filePath : null, turnStatus: kind === 'stop' ? 'completed' : null },
+        payload: { event: name, sessionId: 'doctor-1', projectDir: '/p', cwd: null, filePath: kind === 'edit' ? sample.filePath : null, turnStatus: kind === 'stop' ? 'completed' : null, continuing: false },
       });
     }
   });

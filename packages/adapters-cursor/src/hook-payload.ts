@@ -24,6 +24,7 @@ export function parseCursorPayload(text: string): { ok: true; payload: HookPaylo
       filePath: nonEmptyString(o['file_path']),
       // `stop` only: `completed`, `aborted` or `error`.
       turnStatus: nonEmptyString(o['status']),
+      continuing: typeof o['loop_count'] === 'number' && o['loop_count'] > 0,
     },
   };
 }

@@ -22,7 +22,7 @@ describe('Cursor hooks.json merge', () => {
         expect(install(once)).toEqual(once);
         const stop = (once['hooks'] as Record<string, Record<string, unknown>[]>)['stop']!;
         expect(stop.filter((e) => String(e['command']).startsWith('./hooks/'))).toEqual(user.hooks['stop'] ?? []);
-        expect(stop.find((e) => String(e['command']).endsWith('--harness cursor'))).toEqual({ command: 'node_modules/.bin/the-loop hook stop --harness cursor', loop_limit: 5 });
+        expect(stop.find((e) => String(e['command']).endsWith('--harness cursor --repo .'))).toEqual({ command: 'node_modules/.bin/the-loop hook stop --harness cursor --repo .', loop_limit: 5 });
         expect([...installedCursorCommands(once).keys()].sort()).toEqual(['afterFileEdit', 'sessionStart', 'stop']);
         const removed = uninstallCursorHooks(once);
         expect(removed.ok && removed.value).toEqual(user);

@@ -10,6 +10,10 @@ export const CURSOR_NAME = 'cursor';
 /** Cursor runs project hooks from the project root. */
 export const CURSOR_DEFAULT_LAUNCHER = 'node_modules/.bin/the-loop';
 
+// The repository an installed hook checks: the root Cursor starts project hooks in, the one whose
+// hooks.json installed it; the payload's first workspace root (another folder of a multi-root workspace) cannot move it.
+const CURSOR_REPO_PIN = '.';
+
 /** Follow-ups Cursor may submit in a row: its own maximum; the-loop's no-progress cap usually ends the loop first. */
 export const CURSOR_LOOP_LIMIT = 5;
 
@@ -28,7 +32,7 @@ export function installCursorHooks(file: unknown, launcher: string): SettingsRes
   root['version'] ??= 1;
   const hooks = (root['hooks'] ??= {}) as Json;
   for (const { name: event } of CURSOR_HOOK_EVENTS) {
-    const wanted: Json = { command: hookCommand(launcher, CURSOR_NAME, event), ...(event === 'stop' ? { loop_limit: CURSOR_LOOP_LIMIT } : {}) };
+    const wanted: Json = { command: hookCommand(launcher, CURSOR_NAME, event, CURSOR_REPO_PIN), ...(event === 'stop' ? { loop_limit: CURSOR_LOOP_LIMIT } : {}) };
     const list = (hooks[event] ??= []) as Json[];
     const at = list.findIndex((entry) => ownCursorEvent(entry['command']) === event);
     if (at >= 0) list[at] = { ...list[at], ...wanted };

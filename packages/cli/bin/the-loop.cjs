@@ -31,8 +31,9 @@ const done = bundled.exports.main(process.argv.slice(2));
 // The build sets this to the further commands (a JSON list of argument lists) whose functions the
 // cache should hold too, run one after the other before it is written.
 const cacheRuns = process.env.THE_LOOP_WRITE_CODE_CACHE;
+let cached;
 if (cacheRuns) {
-  JSON.parse(cacheRuns)
+  cached = JSON.parse(cacheRuns)
     .reduce((previous, argv) => previous.then(() => bundled.exports.main(argv)), done)
     .then(() => {
       writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
@@ -42,7 +43,7 @@ if (cacheRuns) {
   // An install on another Node version than the build's (or with no cache) writes one after its
   // first run, so later start-ups skip compiling what this one compiled. Best effort, and atomic:
   // a read-only install just runs without one, and concurrent hooks never see half a file.
-  done.then(() => {
+  cached = done.then(() => {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
       writeFileSync(temp, script.createCachedData());
@@ -52,3 +53,14 @@ if (cacheRuns) {
     }
   }, () => {});
 }
+Promise.all([done, cached]).then(([code]) => {
+  // A command that has answered is finished: nothing it left running (a lock wait, a hook's
+  // evaluation past its deadline) may hold the process. Exit once both streams are flushed.
+  let open = 2;
+  const flushed = () => {
+    open -= 1;
+    if (open === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+});

@@ -1,6 +1,8 @@
 import { closest, type HarnessAdapter } from '@the-loop/core';
 import { VERSION, type Command, type CommandEnv } from './commands/command.js';
-import { UsageError } from './errors.js';
+import { unexpectedError, UsageError } from './errors.js';
+import { colorEnabled } from './format/colors.js';
+import { neutralizing } from './format/neutralize.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
@@ -59,7 +61,14 @@ export async function main(argv: readonly string[], env: CommandEnv = processEnv
 }
 
 export async function runCli(argv: readonly string[], given: CommandEnv): Promise<number> {
-  const { args, env } = globalOptions(argv, given);
+  const { args, env: options } = globalOptions(argv, given);
+  // Whatever a command prints passes through here: no control character from an artifact, a
+  // folder name or a critic reaches a terminal or a log raw (decision 073).
+  const env: CommandEnv = {
+    ...options,
+    stdout: neutralizing(options.stdout, colorEnabled(options.stdout, options.env)),
+    stderr: neutralizing(options.stderr, colorEnabled(options.stderr, options.env)),
+  };
   const [name, ...rest] = args;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -86,7 +95,7 @@ export async function runCli(argv: readonly string[], given: CommandEnv): Promis
       env.stderr.write(`the-loop: ${error.message}\n`);
       return error.exitCode;
     }
-    env.stderr.write(`the-loop: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    env.stderr.write(`the-loop: internal error: ${unexpectedError(error, env.env)}\n`);
     return 2;
   }
 }

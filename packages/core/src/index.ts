@@ -55,11 +55,11 @@ export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/kn
 
 export { graphDocument, graphToMermaid, graphToText } from './graph/export-graph.js';
 
-export { GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
+export { ESCALATED_NODE, GRAPH_STATE_FILE, emptyGraphState, graphStateInput, nodeRecord, parseGraphState, serializeGraphState } from './graph-state/graph-state.js';
 export type { GraphStateResult } from './graph-state/graph-state.js';
 export { GraphStateSchema } from './graph-state/schema.js';
 export type { ApprovalRecord, DecisionRecord, ForcedRecord, GraphState, NodeRecord } from './graph-state/schema.js';
-export { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
+export { DEFAULT_MAX_ATTEMPTS, escalateAt, forceTransition, startGraph, transition } from './graph-state/transition.js';
 export type { EscalationDetails, Taken, TransitionResult, Verdict } from './graph-state/transition.js';
 export { renderAssignment } from './graph-state/assignment.js';
 export type { AssignmentInput, Reference } from './graph-state/assignment.js';
@@ -82,7 +82,7 @@ export type { EditResult } from './execution-log/edit-log.js';
 export { NO_USAGE } from './harness/adapter.js';
 export type { HarnessAdapter, HarnessResult, HookDialect, HookEvent, HookEventKind, HookPayload, HookSettings, OneShotArgv, OneShotRequest, SamplePayload, SettingsResult, Usage } from './harness/adapter.js';
 export { hookCommand, hookCommandEvent } from './harness/hook-command.js';
-export { REVIEW_TEXT_KEYS, jsonAnswer, parseResultLike, parseResultObject, readUsage, reviewText } from './harness/result-json.js';
+export { REVIEW_TEXT_KEYS, jsonAnswer, parseResultLike, parseResultObject, readUsage, reportsError, reviewText } from './harness/result-json.js';
 
 export { DEFAULT_TIMEOUT_SECONDS, defaultReviews, parseReviewsConfig } from './config/reviews.js';
 export type { CriticDeclaration, CriticEntry, ReviewsConfig, ReviewsResult } from './config/reviews.js';

@@ -10,9 +10,9 @@ const parse = (text: string) => {
 
 describe('parseHooksConfig', () => {
   it('defaults the cap to 3 and reads a configured one', () => {
-    expect(parseHooksConfig(undefined)).toEqual({ ok: true, config: { noProgressCap: 3 } });
-    expect(parse('workflow: {}\n')).toEqual({ ok: true, config: { noProgressCap: 3 } });
-    expect(parse('hooks:\n  noProgressCap: 5\n')).toEqual({ ok: true, config: { noProgressCap: 5 } });
+    expect(parseHooksConfig(undefined)).toEqual({ ok: true, config: { noProgressCap: 3, stopDeadlineSeconds: 30 } });
+    expect(parse('workflow: {}\n')).toEqual({ ok: true, config: { noProgressCap: 3, stopDeadlineSeconds: 30 } });
+    expect(parse('hooks:\n  noProgressCap: 5\n')).toEqual({ ok: true, config: { noProgressCap: 5, stopDeadlineSeconds: 30 } });
   });
 
   it('reports a bad value or an unknown key at its line', () => {

@@ -1,7 +1,7 @@
 export { blockingFindings, currentNodeOf, failsCheck, waitsOnHuman } from './blocking-findings.js';
 export type { FailOn } from './blocking-findings.js';
-export { StopCounterSchema, StopCountersSchema, decideStop } from './stop-decision.js';
-export type { Escalation, StopCounter, StopDecision, StopInput } from './stop-decision.js';
+export { StopCounterSchema, StopCountersSchema, decideStop, decideStopFailure } from './stop-decision.js';
+export type { Escalation, StopCounter, StopDecision, StopFailureInput, StopInput } from './stop-decision.js';
 export { sessionContext } from './session-context.js';
 export { DEFAULT_HOOKS_CONFIG, parseHooksConfig } from './hooks-config.js';
 export type { HooksConfig } from './hooks-config.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { compileGraph, evaluateWorkItem, type WorkItemResult } from '@the-loop/core';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { decideStop, type StopCounter } from './stop-decision.js';
+import { decideStop, decideStopFailure, type StopCounter } from './stop-decision.js';
 
 const GRAPH = (human: boolean) => `
 start: requirements
@@ -94,5 +94,48 @@ describe('decideStop', () => {
     expect(done.ok).toBe(true);
     const decision = decideStop({ result: done, previous: { digest: 'x', count: 2, session: 's', escalated: false }, cap: 3, session: 's', digest });
     expect(decision).toMatchObject({ kind: 'allow', counter: undefined });
+  });
+});
+
+describe('decideStopFailure: a Stop hook that cannot decide blocks, boundedly', () => {
+  const failing = (previous: StopCounter | undefined, extra: { counted?: boolean; continuing?: boolean; problem?: string; session?: string | null } = {}) =>
+    decideStopFailure({ problem: extra.problem ?? 'the configuration is invalid: c.yaml:3:5 x', hint: 'fix it.', previous, counted: extra.counted ?? true, continuing: extra.continuing ?? false, cap: 2, session: extra.session === undefined ? 's' : extra.session, digest });
+
+  it('blocks with the problem as the next step, then lets the stop through at the cap', () => {
+    const kinds: string[] = [];
+    let counter: StopCounter | undefined;
+    for (let i = 0; i < 4; i += 1) {
+      const decision = failing(counter);
+      kinds.push(decision.kind);
+      if (decision.kind === 'block') expect(decision.reason).toContain('the configuration is invalid: c.yaml:3:5 x');
+      counter = decision.counter;
+    }
+    expect(kinds).toEqual(['block', 'block', 'allow', 'allow']);
+  });
+
+  it('counts a different problem, or another session, afresh', () => {
+    const first = failing(undefined);
+    expect(failing(first.counter, { problem: 'evaluating took longer than 30 s' }).counter).toMatchObject({ count: 1 });
+    expect(failing(first.counter, { session: 'other' }).counter).toMatchObject({ count: 1 });
+  });
+
+  it('without a counter, blocks a first stop and lets through one the harness is already continuing', () => {
+    expect(failing(undefined, { counted: false, continuing: false }).kind).toBe('block');
+    expect(failing(undefined, { counted: false, continuing: true }).kind).toBe('allow');
+  });
+
+  it('never blocks more than cap times in a row for one problem, whatever the sequence of flags', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }), (continuing) => {
+        let counter: StopCounter | undefined;
+        let run = 0;
+        for (const flag of continuing) {
+          const decision = failing(counter, { continuing: flag });
+          run = decision.kind === 'block' ? run + 1 : 0;
+          expect(run).toBeLessThanOrEqual(2);
+          counter = decision.counter;
+        }
+      }),
+    );
   });
 });

@@ -92,3 +92,47 @@ function continuation(result: WorkItemResult, findings: readonly Diagnostic[]): 
   if (node) lines.push(`When the gate passes, claim the node with: the-loop graph complete ${result.workItem} --node ${node}`);
   return lines.join('\n');
 }
+
+export interface StopFailureInput {
+  /** What kept the-loop from deciding, in one line (a configuration error with its file and line, a deadline). */
+  readonly problem: string;
+  /** What the agent can do about it, when anything. */
+  readonly hint: string;
+  readonly previous: StopCounter | undefined;
+  /** False when no counter can be kept (machine-local state cannot be written): the harness's own flag bounds the loop then. */
+  readonly counted: boolean;
+  /** The harness says this stop follows a continuation a stop hook asked for. */
+  readonly continuing: boolean;
+  readonly cap: number;
+  readonly session: string | null;
+  readonly digest: (text: string) => string;
+}
+
+/**
+ * Decide a stop the-loop could not evaluate (decision 070). Failing closed, it blocks with the
+ * problem as the next step; a broken gate must never trap a session, so the same problem
+ * blocks at most `cap` times in a row in a session, like unchanged findings do. When no count
+ * can be kept at all, a stop that already follows a continuation goes through, so the session
+ * alternates at worst and never loops.
+ */
+export function decideStopFailure({ problem, hint, previous, counted, continuing, cap, session, digest: hash }: StopFailureInput): StopDecision {
+  const digest = hash(`the-loop could not decide\u0000${problem}`);
+  if (!counted && continuing) {
+    return { kind: 'allow', why: `could not check this stop (${problem}) and cannot count repeats; the harness is already continuing, so this stop goes through`, counter: undefined };
+  }
+  const same = previous !== undefined && previous.digest === digest && previous.session === session;
+  if (same && previous.escalated) return { kind: 'allow', why: `could not check this stop again (${problem}); already let through once for it`, counter: previous };
+  const count = same ? previous.count : 0;
+  if (count >= cap) {
+    return {
+      kind: 'allow',
+      why: `could not check ${count} stops in a row (${problem}); letting this one through (cap ${cap}) — \`the-loop doctor\` shows what is wrong`,
+      counter: { digest, count, session, escalated: true },
+    };
+  }
+  const reason = [
+    `the-loop could not check whether the work is done, so it holds this stop: ${problem}.`,
+    `Next step: ${hint} Then stop again. After ${cap} stops with this same problem the stop goes through.`,
+  ].join('\n');
+  return { kind: 'block', reason, counter: { digest, count: count + 1, session, escalated: false }, findings: [] };
+}

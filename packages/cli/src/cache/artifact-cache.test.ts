@@ -97,6 +97,25 @@ describe('the artifact cache', () => {
     expect(await readdir(victim)).toEqual(['keep.txt']);
   });
 
+  it('local state switches enforcement off: a gzip bomb and a cache folder linked out of the repository are no entries', async () => {
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
+    // Under the 128 KB an entry may take on disk, 120 MB once inflated: discarded.
+    const bomb = gzipSync(Buffer.alloc(120 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(128 * 1024);
+    await writeFile(path, bomb);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
+    const elsewhere = await tempDir();
+    const forged = join(elsewhere, digest.slice(0, 2));
+    await cp(join(root, CACHE_DIR), elsewhere, { recursive: true });
+    await writeFile(join(forged, `${digest}.v${PARSER_VERSION}.json.gz`), gzipSync(JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') })));
+    const before = await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json.gz`));
+    await rm(join(root, CACHE_DIR), { recursive: true });
+    await symlink(elsewhere, join(root, CACHE_DIR));
+    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json.gz`))).toEqual(before);
+  });
+
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
     const root = await tempDir();
     const cache = artifactCache(root);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR, localDir } from '../state/local-state.js';
+import { escapes, readBytesIfPresent } from '../workspace/read-file.js';
 import type { ArtifactCache, Repo } from '../workspace/repo.js';
 
 /** Where the facts read from artifacts are kept, under the machine-local directory. */
@@ -27,12 +27,19 @@ const ENTRY_BYTES = 128 * 1024;
 export function artifactCache(root: string): ArtifactCache {
   const dir = join(root, CACHE_DIR);
   const buckets = new Map<string, Promise<Bucket>>();
+  // Whether a bucket folder really lies inside the repository: checked once a process, not per entry.
+  const inside = new Map<string, Promise<boolean>>();
   let ready: Promise<unknown> | undefined;
   return {
     async facts(digest, text) {
       const name = `${digest}.v${PARSER_VERSION}.json.gz`;
       const bucket = digest.slice(0, 2);
-      const cached = await readEntry(join(dir, bucket, name), digest);
+      let checked = inside.get(bucket);
+      if (!checked) {
+        checked = insideRepository(root, join(dir, bucket));
+        inside.set(bucket, checked);
+      }
+      const cached = await readEntry(root, join(dir, bucket, name), digest, await checked);
       if (cached) return cached;
       const facts = extractFacts(text);
       const json = factsToJson(facts);
@@ -40,7 +47,7 @@ export function artifactCache(root: string): ArtifactCache {
         // Machine-local state: the directory is created ignored by git, once per process.
         ready ??= localDir(root);
         await ready
-          .then(() => writeEntry(dir, bucket, name, entryOf(digest, json), buckets))
+          .then(() => writeEntry(root, dir, bucket, name, entryOf(digest, json), buckets))
           .catch(() => undefined);
       }
       return facts;
@@ -52,20 +59,25 @@ function entryOf(digest: string, json: string): string {
   return `{"parser":${PARSER_VERSION},"digest":"${digest}","facts":${json}}`;
 }
 
-async function readEntry(path: string, digest: string): Promise<ArtifactFacts | undefined> {
-  // The directory is the repository's, so hostile: no symbolic link is followed, a FIFO does not
-  // block the open, and only a regular file of an entry's size is read.
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return undefined;
+async function readEntry(root: string, path: string, digest: string, folderChecked: boolean): Promise<ArtifactFacts | undefined> {
+  // The directory is the repository's, so hostile: read through the one bounded reader (no link
+  // followed, a FIFO never waited on, only a regular file of an entry's size); anything that
+  // cannot be read or decoded is no entry, and is written again.
   try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > ENTRY_BYTES) return undefined;
-    const entry = JSON.parse(gunzipSync(await handle.readFile()).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
+    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: ENTRY_BYTES, noLinks: true, folderChecked });
+    if (bytes === undefined) return undefined;
+    const entry = JSON.parse(gunzipSync(bytes, { maxOutputLength: ENTRY_BYTES * 64 }).toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
     return entry.parser === PARSER_VERSION && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
   } catch {
     return undefined;
-  } finally {
-    await handle.close();
+  }
+}
+
+async function insideRepository(root: string, dir: string): Promise<boolean> {
+  try {
+    return !escapes(await realpath(root), await realpath(dir));
+  } catch {
+    return false;
   }
 }
 
@@ -75,12 +87,12 @@ interface Bucket {
   bytes: number;
 }
 
-async function writeEntry(dir: string, bucketName: string, name: string, entry: string, buckets: Map<string, Promise<Bucket>>): Promise<void> {
+async function writeEntry(root: string, dir: string, bucketName: string, name: string, entry: string, buckets: Map<string, Promise<Bucket>>): Promise<void> {
   const data = gzipSync(entry, { level: 1 });
   if (data.length > ENTRY_BYTES) return;
   let opened = buckets.get(bucketName);
   if (!opened) {
-    opened = openBucket(join(dir, bucketName));
+    opened = openBucket(root, join(dir, bucketName));
     buckets.set(bucketName, opened);
   }
   const bucket = await opened;
@@ -102,10 +114,12 @@ async function writeEntry(dir: string, bucketName: string, name: string, entry: 
 // else in a bucket is counted or ever removed.
 const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json\.gz|\.[0-9a-f]{64}\.v\d+\.json\.gz\.\d+\.[0-9a-f]+\.tmp)$/;
 
-async function openBucket(dir: string): Promise<Bucket> {
+async function openBucket(root: string, dir: string): Promise<Bucket> {
   await mkdir(dir, { recursive: true });
-  // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is refused.
+  // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
+  // refused, and so is one reached through a linked folder out of the repository.
   if (!(await lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (!(await insideRepository(root, dir))) throw new Error(`${dir} leads out of the repository`);
   const entries = await Promise.all(
     (await readdir(dir))
       .filter((name) => OWN_FILE.test(name))

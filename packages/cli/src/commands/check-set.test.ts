@@ -83,6 +83,20 @@ describe('check over a set of work items', () => {
   });
 });
 
+describe('check --changed-from "" exits 0 having checked nothing', () => {
+  it('is refused: an unset CI variable gives an empty ref, and a gate that checked nothing must not pass', async () => {
+    const dir = await makeRepo(items);
+    await git(dir, ['init', '-q']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'base']);
+    for (const empty of ['', '  ']) {
+      const unset = await runBuiltCli(['check', '--changed-from', empty, '--format', 'json'], { cwd: dir });
+      expect([unset.code, unset.stdout]).toEqual([2, '']);
+      expect(unset.stderr).toContain('--changed-from is empty');
+    }
+  });
+});
+
 describe('--changed-from in a project below the repository top', () => {
   it('reads changed paths from the project root', async () => {
     const dir = await makeRepo(Object.fromEntries(Object.entries(items).map(([path, text]) => [`app/${path}`, text])));

@@ -62,6 +62,8 @@ export const command: Command = {
     const failOn = oneOf(values['fail-on'], ['unmet', 'block'] as const, 'unmet', '--fail-on');
     const rulesUrl = values['rules-url'] ?? DEFAULT_RULES_URL;
     if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(rulesUrl)) throw new UsageError(`--rules-url must be an absolute URL; got "${rulesUrl}"`);
+    // An unset CI variable gives an empty ref, and a gate that checked nothing must not pass.
+    if (values['changed-from']?.trim() === '') throw new UsageError('--changed-from is empty; it takes a git ref (is the variable that should hold it unset?)');
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
     const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);

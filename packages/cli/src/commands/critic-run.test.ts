@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -347,7 +347,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
     expect(result.code).toBe(0);
     const envelope = envelopeOf(result.stdout);
     expect(Object.keys(envelope).sort()).toEqual(
-      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'sessionId', 'stderr', 'usage'].sort(),
+      ['attribution', 'critic', 'durationSeconds', 'error', 'exitCode', 'harness', 'model', 'ok', 'output', 'reason', 'schemaVersion', 'sessionId', 'stderr', 'truncated', 'usage'].sort(),
     );
     expect(envelope).toMatchObject({
       schemaVersion: 1,
@@ -367,6 +367,7 @@ describe('Running a round: stdout is exactly one JSON envelope', () => {
 
   it('--output-file also writes the envelope to disk', async () => {
     const root = await project(claudeCritic());
+    await mkdir(join(root, 'out'));
     const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--output-file', 'out/round.json'], { cwd: root, env: env(root) });
     expect(result.code).toBe(0);
     expect(await readFile(join(root, 'out/round.json'), 'utf8')).toBe(result.stdout);
@@ -520,5 +521,99 @@ describe('Running a round: nothing outlives the CLI', () => {
     const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--work-item', 'a', '--spec-dir', '../elsewhere'], { cwd: root, env: env(root) });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--spec-dir');
+  });
+});
+
+describe('critic run --output-file clobbers anything', () => {
+  // A device node of our own where we may make one (root, as in containers); elsewhere /dev/null,
+  // which a user without root cannot replace even if the refusal failed.
+  function device(root: string): string {
+    const path = join(root, 'null-device');
+    return spawnSync('mknod', [path, 'c', '1', '3']).status === 0 ? path : '/dev/null';
+  }
+
+  it('refuses a device, a FIFO, a directory, a symbolic link, .git, a tracked file and a missing folder, before the round', async () => {
+    const root = await project(claudeCritic(), { 'docs/specs/a/requirements.md': '# R\n', 'real.json': 'keep\n' });
+    expect(spawnSync('git', ['init', '-q'], { cwd: root }).status).toBe(0);
+    expect(spawnSync('git', ['add', 'docs'], { cwd: root }).status).toBe(0);
+    expect(spawnSync('mkfifo', [join(root, 'pipe')]).status).toBe(0);
+    await symlink(join(root, 'real.json'), join(root, 'link.json'));
+    const cases: [string, RegExp][] = [
+      [device(root), /a device, not a regular file/],
+      ['pipe', /a FIFO, not a regular file/],
+      ['docs', /a directory, not a regular file/],
+      ['link.json', /a symbolic link/],
+      ['.git/config', /inside a \.git folder/],
+      ['.git/hooks/new-file', /inside a \.git folder/],
+      ['docs/specs/a/requirements.md', /git tracks it/],
+      ['missing/round.json', /does not exist \(it is not created\)/],
+    ];
+    for (const [target, why] of cases) {
+      const before = await lstat(target.startsWith('/') ? target : join(root, target)).catch(() => undefined);
+      const result = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--output-file', target], { cwd: root, env: env(root) });
+      expect(result.code, target).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(why);
+      const after = await lstat(target.startsWith('/') ? target : join(root, target)).catch(() => undefined);
+      expect(after?.ino, target).toBe(before?.ino);
+    }
+    expect(await readFile(join(root, 'docs/specs/a/requirements.md'), 'utf8')).toBe('# R\n');
+    expect(existsSync(join(root, 'missing'))).toBe(false);
+    // Nothing was spawned for any of them.
+    expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
+    // An untracked regular file is replaced, as before.
+    const ok = await runWithStandins(['critic', 'run', 'claude-critic', '--prompt', 'x', '--output-file', 'real.json'], { cwd: root, env: env(root) });
+    expect(ok.code).toBe(0);
+    expect(await readFile(join(root, 'real.json'), 'utf8')).toBe(ok.stdout);
+  });
+});
+
+describe('prompt scratch files are left behind when the CLI gets SIGTERM, SIGINT or SIGHUP mid-round', () => {
+  // A critic that starts a grandchild in a session of its own (setsid), reports its prompt file
+  // and that grandchild's pid through a FIFO the test reads, then waits to be killed.
+  const CRITIC = `#!/usr/bin/env node
+const { spawn } = require('node:child_process');
+const { writeFileSync } = require('node:fs');
+const escaped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+writeFileSync(process.env.REPORT_FIFO, JSON.stringify({ promptFile: process.argv[2], critic: process.pid, escaped: escaped.pid }));
+setInterval(() => {}, 1000);
+`;
+
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s: the scratch prompt, the critic and its setsid grandchild are all gone', async (signal) => {
+    const root = await project(`    - name: waits\n      command: ./critic.cjs\n      args: ["{promptFile}"]\n`, { 'critic.cjs': CRITIC });
+    const fifo = join(root, 'report');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const cli = spawn(process.execPath, [BIN, 'critic', 'run', 'waits', '--prompt', 'secret diff'], { cwd: root, env: env(root, { REPORT_FIFO: fifo }), stdio: 'ignore' });
+    const closed = new Promise((resolve) => cli.on('close', (_code, got) => resolve(got)));
+    // Opening the FIFO waits for the critic: no sleep, the child says when it is running.
+    const report = JSON.parse(await readFile(fifo, 'utf8')) as { promptFile: string; critic: number; escaped: number };
+    expect(await readFile(report.promptFile, 'utf8')).toBe('secret diff');
+    cli.kill(signal);
+    expect(await closed).toBe(signal);
+    expect(existsSync(report.promptFile)).toBe(false);
+    await expect.poll(() => isAlive(report.critic) || (process.platform === 'linux' && isAlive(report.escaped)), { timeout: 3000, interval: 20 }).toBe(false);
+    if (process.platform !== 'linux' && isAlive(report.escaped)) process.kill(report.escaped, 'SIGKILL');
+  });
+});
+
+describe('smaller holes in a critic round', () => {
+  it('output cut at the 32 MB cap says truncated: true in the envelope', async () => {
+    const root = await project(`    - name: loud\n      command: ./loud.cjs\n      args: ["{promptFile}"]\n`, {
+      'loud.cjs': `#!/usr/bin/env node\nprocess.stdout.write('x'.repeat(33 * 1024 * 1024));\n`,
+    });
+    const result = await runWithStandins(['critic', 'run', 'loud', '--prompt', 'x'], { cwd: root, env: env(root) });
+    const envelope = envelopeOf(result.stdout);
+    expect(envelope['truncated']).toBe(true);
+    expect(String(envelope['output'])).toHaveLength(32 * 1024 * 1024);
+  });
+
+  it("a critic cwd reached through a symbolic link out of the repository is refused, nothing spawned", async () => {
+    const outside = await tempProject({});
+    const root = await project(commandCritic('["{prompt}"]', '      cwd: tools\n'));
+    await symlink(outside, join(root, 'tools'));
+    const result = await runWithStandins(['critic', 'run', 'script', '--prompt', 'x'], { cwd: root, env: env(root) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('leads out of the repository');
+    expect(await recorded(join(root, 'record.jsonl'))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   attribution,
   authorFromFrontMatter,
@@ -14,13 +14,13 @@ import {
 import { UsageError } from '../errors.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadReviews } from '../workspace/reviews.js';
-import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { readRepositoryFile } from '../workspace/read-file.js';
+import { checkOutputPath, writeOutputFile } from '../workspace/output-file.js';
+import { READ_LIMITS } from '../limits.js';
+import { escapes, readBytesIfPresent, readRepositoryFile } from '../workspace/read-file.js';
 import { parseOptions, type CommandEnv } from './command.js';
 import { runCriticRound } from '../harness/critic-round.js';
 import { withScratchFile } from '../workspace/scratch.js';
 
-const MAX_PROMPT_BYTES = 16 * 1024 * 1024;
 
 export async function criticRun(args: readonly string[], env: CommandEnv, usage: string): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -53,9 +53,11 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   const workItem = values['work-item'];
   if (workItem !== undefined) await checkWorkItem(repo, specDir, workItem, critic, reviews.sameModelCritic, env);
   const cwd = values.cwd === undefined ? undefined : resolve(env.cwd, values.cwd);
-  await requireDirectory(cwd ?? (critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd)), cwd === undefined ? `the working directory of critic "${name}"` : '--cwd');
+  if (cwd !== undefined) await requireDirectory(cwd, '--cwd');
+  else await requireDirectory(critic.cwd === undefined ? repo.root : join(repo.root, critic.cwd), `the working directory of critic "${name}"`, repo.root);
 
-  const outputFile = values['output-file'] === undefined ? undefined : resolve(env.cwd, values['output-file']);
+  // Checked before the round: a path that will be refused must not cost a review.
+  const outputFile = values['output-file'] === undefined ? undefined : await checkOutputPath(env.cwd, values['output-file'], '--output-file');
   const roundInputs = { projectRoot: repo.root, join, specDir, workItem, cwd, timeoutSeconds, env: env.env };
   const run = async (prompt: string, promptFile: string) => {
     const round = await runCriticRound(critic, { ...roundInputs, prompt, promptFile }, env.adapters);
@@ -72,8 +74,7 @@ export async function criticRun(args: readonly string[], env: CommandEnv, usage:
   if (!envelope.ok) env.stderr.write(`the-loop: critic "${name}" round failed: ${envelope.error ?? envelope.reason}\n`);
   if (outputFile !== undefined) {
     try {
-      await mkdir(dirname(outputFile), { recursive: true });
-      await writeFileAtomic(outputFile, document);
+      await writeOutputFile(outputFile, document);
     } catch (error) {
       env.stderr.write(`the-loop: cannot write --output-file ${values['output-file']}: ${(error as Error).message}\n`);
       return 1;
@@ -108,7 +109,7 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   const dir = join(repo.root, specDir, id);
   await requireDirectory(dir, `work item "${id}" (${specDir}/${id})`);
   const logPath = join(dir, EXECUTION_LOG);
-  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`);
+  const text = await readRepositoryFile(logPath, `${specDir}/${id}/${EXECUTION_LOG}`, { within: repo.root, maxBytes: READ_LIMITS.artifact });
   if (text === undefined) return;
   const author = authorFromFrontMatter(parseArtifact(`${specDir}/${id}/${EXECUTION_LOG}`, text).frontMatter?.data);
   if (!author || !isSameAuthor(critic, author)) return;
@@ -117,16 +118,19 @@ async function checkWorkItem(repo: Repo, specDir: string, id: string, critic: Cr
   env.stderr.write(`the-loop: warning: ${message}\n`);
 }
 
-async function requireDirectory(path: string, what: string): Promise<void> {
+// With `root`, the directory must also really lie inside it: a symbolic link out of the repository is refused.
+async function requireDirectory(path: string, what: string, root?: string): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory()) throw new UsageError(`${what}: ${path} is not a directory`);
+  if (root !== undefined && escapes(await realpath(root), await realpath(path))) throw new UsageError(`${what}: ${path} leads out of the repository`);
 }
 
 async function readPromptFile(path: string): Promise<{ text: string; path: string }> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new UsageError(`--prompt-file ${path} is not a readable file`);
-  if (info.size > MAX_PROMPT_BYTES) throw new UsageError(`--prompt-file ${path} is over ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
-  const bytes = await readFile(path);
+  // The operator names the file, so it may lie anywhere; it is still read only if it is a regular file within the cap.
+  const bytes = await readBytesIfPresent(path, { maxBytes: READ_LIMITS.prompt }).catch((error: Error) => {
+    throw new UsageError(`--prompt-file ${path} cannot be read: ${error.message}`);
+  });
+  if (bytes === undefined) throw new UsageError(`--prompt-file ${path} does not exist`);
   if (bytes.toString('utf8').trim() === '') throw new UsageError(`--prompt-file ${path} is empty: a critic handed nothing would review nothing`);
   if (bytes.includes(0)) throw new UsageError(`--prompt-file ${path} holds NUL bytes; a prompt is text`);
   try {

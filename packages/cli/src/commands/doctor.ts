@@ -65,7 +65,12 @@ export const command: Command = {
 
 async function checkHarness(adapter: HarnessAdapter, root: string, env: CommandEnv): Promise<HarnessReport> {
   const { file } = adapter.settings;
-  const text = await readIfPresent(join(root, file));
+  let text: string | undefined;
+  try {
+    text = await readIfPresent(join(root, file), { within: root });
+  } catch (error) {
+    return { harness: adapter.name, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} cannot be read: ${(error as Error).message}` }] };
+  }
   const parsed = text === undefined ? undefined : parseJson(text);
   if (parsed && !parsed.ok) return { harness: adapter.name, file, installed: 'no', checks: [{ event: '(file)', ok: false, detail: `${file} is not valid JSON` }] };
   const commands = adapter.settings.installed(parsed?.value);
@@ -88,6 +93,9 @@ async function checkHarnessEvent(adapter: HarnessAdapter, event: HookEvent, line
   const split = splitCommandLine(line, projectDir(root));
   if (!split.ok) return { event: event.name, ok: false, detail: `cannot run without a shell: ${split.error}` };
   const argv = resolveLauncher(split.argv, root);
+  // An installed hook pins the repository it checks (decision 072); doctor points it at the canaries instead.
+  const pinned = argv.lastIndexOf('--repo');
+  if (pinned !== -1 && pinned + 1 < argv.length) argv[pinned + 1] = dir;
   const hookEnv = { ...env.env, ...projectDir(dir), NO_COLOR: '1' };
   const run = async (id: string, payload: Record<string, unknown>) => {
     await writeFile(join(dir, '.the-loop', 'current'), `${id}\n`);
@@ -132,7 +140,12 @@ async function checkGit(root: string, env: CommandEnv): Promise<HarnessReport> {
   if (dir === undefined) return { harness: 'git', file: '.git/hooks/pre-push', installed: 'no', checks: [] };
   const path = join(dir, 'pre-push');
   const file = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
-  const script = await readIfPresent(path);
+  let script: string | undefined;
+  try {
+    script = await readIfPresent(path);
+  } catch (error) {
+    return { harness: 'git', file, installed: 'no', checks: [{ event: 'pre-push', ok: false, detail: `${file} cannot be read: ${(error as Error).message}` }] };
+  }
   const line = script !== undefined && isOwnPrePush(script) ? prePushCommand(script) : undefined;
   if (line === undefined) return { harness: 'git', file, installed: 'no', checks: [] };
   const check = await withCanaryRepo(async (repoDir) => {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   APPROVER_ROLE,
@@ -19,6 +18,8 @@ import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
 import { commitTransitions, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
 import { approvalDigest } from '../workspace/digest.js';
+import { READ_LIMITS } from '../limits.js';
+import { readBytesIfPresent } from '../workspace/read-file.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
@@ -209,12 +210,12 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
   if (!approvers.includes(by)) {
     throw new UsageError(`"${by}" is not listed with the ${APPROVER_ROLE} role in .the-loop/collaborators.yaml${approvers.length > 0 ? ` (approvers: ${approvers.join(', ')})` : ' (no approvers are listed)'}`);
   }
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(join(repo.specRoot, id, artifact));
-  } catch {
-    throw new UsageError(`${repo.config.specDir}/${id}/${artifact} does not exist; there is nothing to approve`);
-  }
+  const shown = `${repo.config.specDir}/${id}/${artifact}`;
+  // The bytes the gate digests, read the way the gate reads them: a FIFO or a link out of the repository is never approved.
+  const bytes = await readBytesIfPresent(join(repo.specRoot, id, artifact), { within: repo.root, maxBytes: READ_LIMITS.artifact }).catch((error: Error) => {
+    throw new UsageError(`${shown} cannot be approved: ${error.message}`);
+  });
+  if (bytes === undefined) throw new UsageError(`${shown} does not exist; there is nothing to approve`);
   const digest = approvalDigest(artifact, bytes);
   // Record the approval, then move the pointer along the gates that pass now (recording no unmet attempt).
   return mutate(repo, id, env, out, 'approve', async (state, now) => {

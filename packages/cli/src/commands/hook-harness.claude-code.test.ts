@@ -9,7 +9,7 @@ import { graphConfig, LOCKED, TASKS_OPEN } from '../test-support/cli.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 const TASKS = 'docs/specs/issue-7/tasks.md';
-const STOP_HOOK = 'Stop hook blocking error from command: ""$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude"';
+const STOP_HOOK = 'Stop hook blocking error from command: ""$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR""';
 const TWO_OPEN = '# Tasks\n\n- [ ] Write the greeting\n- [ ] Test the greeting\n';
 
 let sandbox: ClaudeSandbox | undefined;

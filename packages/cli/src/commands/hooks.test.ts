@@ -39,7 +39,7 @@ describe('hooks install', () => {
     expect(settings.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(settings.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/guard.sh' }] }]);
     expect(settings.hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command: './scripts/notify.sh', timeout: 5 }] });
-    expect(settings.hooks.Stop[1].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(settings.hooks.Stop[1].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(settings.hooks.PostToolUse[0].matcher).toBe('Write|Edit|MultiEdit');
     expect(Object.keys(settings.hooks)).toEqual(['Stop', 'PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']);
     expect(claude.endsWith('}\n')).toBe(true);
@@ -47,7 +47,7 @@ describe('hooks install', () => {
 
     const hooks = JSON.parse(cursor);
     expect(hooks.hooks.beforeShellExecution).toEqual([{ command: './hooks/audit.sh' }]);
-    expect(hooks.hooks.stop).toEqual([{ command: './hooks/log-stop.sh' }, { command: 'node_modules/.bin/the-loop hook stop --harness cursor', loop_limit: 5 }]);
+    expect(hooks.hooks.stop).toEqual([{ command: './hooks/log-stop.sh' }, { command: 'node_modules/.bin/the-loop hook stop --harness cursor --repo .', loop_limit: 5 }]);
 
     const second = await runBuiltCli(['hooks', 'install'], { cwd: dir });
     expect(second.stdout).toMatch(/claude +\.claude\/settings\.json +unchanged/);
@@ -63,14 +63,14 @@ describe('hooks install', () => {
     expect(out.code).toBe(0);
     expect(out.stderr).toContain(`so the hooks start this install: ${BIN}`);
     const settings = JSON.parse(await read(dir, '.claude/settings.json'));
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${BIN} hook Stop --harness claude`);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${BIN} hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"`);
     expect(await read(dir, '.git/hooks/pre-push')).toContain(`exec ${BIN} hook pre-push`);
     const doctor = await runBuiltCli(['doctor', '--format', 'json'], { cwd: dir });
     expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
     // Once the project has its own install, running it again switches every hook to it.
     await writeFiles(dir, { 'node_modules/.bin/the-loop': '#!/bin/sh\n' });
     expect((await runBuiltCli(['hooks', 'install', '--claude', '--git'], { cwd: dir })).stdout).toMatch(/claude +\.claude\/settings\.json +updated/);
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(await read(dir, '.git/hooks/pre-push')).toContain('exec node_modules/.bin/the-loop hook pre-push');
   }, 120_000);
 
@@ -136,13 +136,20 @@ describe('hooks install', () => {
   it('--command sets the launcher in every file and rejects shell operators', async () => {
     const dir = await makeRepo({});
     await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx the-loop'], { cwd: dir });
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     const bad = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'the-loop; rm -rf /'], { cwd: dir });
     expect(bad.code).toBe(2);
     // Command substitution runs in the shell that starts the hook, like any other operator.
     const substituted = await runBuiltCli(['hooks', 'install', '--claude', '--command', 'npx $(printf the-loop)'], { cwd: dir });
     expect(substituted.code).toBe(2);
     expect(substituted.stderr).toContain('no shell operators');
-    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude');
+    // What a shell reads differently from doctor: `#` would comment out the event (the hook exits 2, "block").
+    for (const launcher of ['the-loop #', 'the-loop \\x', 'the-lo*p', '~/bin/the-loop', '$HOME/the-loop', '"$CLAUDE_PROJECT_DIR"/the-loop']) {
+      const refused = await runBuiltCli(['hooks', 'install', '--claude', '--command', launcher], { cwd: dir });
+      expect(refused.code, launcher).toBe(2);
+    }
+    expect(JSON.parse(await read(dir, '.claude/settings.json')).hooks.Stop[0].hooks[0].command).toBe('npx the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
+    // Quotes read the same to both.
+    expect((await runBuiltCli(['hooks', 'install', '--claude', '--command', "node 'tools/the loop.mjs'"], { cwd: dir })).code).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import type { HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { applyChanges } from '../install/plan.js';
 import { planGitTarget, planHarnessTarget, type TargetPlan } from '../install/targets.js';
+import { splitCommandLine } from '../doctor/command-line.js';
 import { git } from '../git/git.js';
 import { findRepoRoot } from '../workspace/repo.js';
 import { parseOptions, unknownSubcommand, type Command, type CommandEnv } from './command.js';
@@ -36,8 +37,13 @@ export const command: Command = {
     );
     if (positionals.length !== 1 || positionals[0] !== 'install') throw unknownSubcommand('hooks', positionals[0], ['install']);
     const given = typeof values.command === 'string' ? values.command.trim() : undefined;
-    if (given !== undefined && (given === '' || /[\n\r;&|`<>]|\$\(/.test(given))) {
-      throw new UsageError('--command must be a plain launcher such as `npx the-loop` or `node tools/the-loop.mjs` (no shell operators)');
+    // The harness runs the line through a shell, doctor without one: only a line both read alike
+    // is installed (`#` would comment the rest out, and the hook would exit with the shell's 2).
+    const split = given === undefined ? undefined : splitCommandLine(given, {});
+    if (given !== undefined && (given === '' || /[\n\r]/.test(given) || !split?.ok)) {
+      throw new UsageError(
+        `--command must be a plain launcher such as \`npx the-loop\` or \`node tools/the-loop.mjs\`: words and quotes, no shell operators, variables, globs, ~, # or \\${split && !split.ok ? ` (${split.error})` : ''}`,
+      );
     }
     const root = typeof values.repo === 'string' ? resolve(env.cwd, values.repo) : await findRepoRoot(env.cwd);
     const uninstall = values.uninstall === true;

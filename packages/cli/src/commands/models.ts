@@ -21,6 +21,7 @@ import { oneOf, parseOptions, unknownSubcommand, type Command, type CommandEnv }
 import { runOnPath } from '../process/run-process.js';
 import { withHooksOff } from '../harness/hooks-off.js';
 import { sha256 } from '../workspace/digest.js';
+import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
 
 const USAGE = `Usage: the-loop models check [--repo DIR] [--refresh] [--timeout SECONDS] [--format table|json]
@@ -64,7 +65,7 @@ async function modelsCheck(args: readonly string[], env: CommandEnv): Promise<nu
 
   const file = join(repo.root, VERDICT_FILE);
   // An unreadable cache is an empty one: its models are probed again, never trusted.
-  const cache = parseVerdictFile(await readIfPresent(file).catch(() => undefined));
+  const cache = parseVerdictFile(await readIfPresent(file, { within: repo.root, maxBytes: READ_LIMITS.local }).catch(() => undefined));
   const results: (ModelVerdict & { cached: boolean })[] = [];
   for (const pair of pairs) {
     const adapter = env.adapters.find((candidate) => candidate.name === pair.harness) as HarnessAdapter;

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mainLine, workItemIdProblem, type Graph, type GraphNode } from '@the-loop/core';
 import { UsageError } from '../errors.js';
+import { READ_LIMITS } from '../limits.js';
 import { fillTemplate, TEMPLATES, TEMPLATES_DIR } from '../scaffold/templates.js';
 import { createFileAtomic } from '../workspace/atomic-write.js';
 import { readRepositoryFile } from '../workspace/read-file.js';
@@ -62,7 +63,7 @@ function firstArtifact(graph: Graph, bugfix: boolean): string {
 // The repository's own template, else the preset's, else a bare page naming what to write.
 async function template(repo: Repo, name: string): Promise<{ text: string; from: string }> {
   const own = `${TEMPLATES_DIR}/${name}`;
-  const text = await readRepositoryFile(join(repo.root, ...own.split('/')), own);
+  const text = await readRepositoryFile(join(repo.root, ...own.split('/')), own, { within: repo.root, maxBytes: READ_LIMITS.artifact });
   if (text !== undefined) return { text, from: own };
   const shipped = TEMPLATES[repo.config.preset][name];
   if (shipped !== undefined) return { text: shipped, from: `the ${repo.config.preset} preset's template` };

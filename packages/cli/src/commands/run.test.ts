@@ -361,9 +361,9 @@ describe('the-loop run: requests, choices and contracts', () => {
     await refused([], /tokenEconomy\.modelRouting\.stages\.design: tier "huge" is not declared/, `tokenEconomy: {modelRouting: {stages: {design: huge}}}\n${config()}`);
     await refused([], /reference docs\/ref\.md of node "requirements" does not exist/, config({ requirements: ', references: [docs/ref.md]' }));
     await symlink('/etc/hostname', join(p.dir, 'docs/outside.md'));
-    await refused([], /reference docs\/outside\.md of node "requirements" leads out of the repository/, config({ requirements: ', references: [docs/outside.md]' }));
+    await refused([], /reference docs\/outside\.md of node "requirements" cannot be read: it is a symbolic link out of the repository/, config({ requirements: ', references: [docs/outside.md]' }));
     spawnSync('mkfifo', [join(p.dir, 'docs/pipe.md')]);
-    await refused([], /reference docs\/pipe\.md of node "requirements" is not a regular file/, config({ requirements: ', references: [docs/pipe.md]' }));
+    await refused([], /reference docs\/pipe\.md of node "requirements" cannot be read: it is a FIFO \(named pipe\), not a regular file/, config({ requirements: ', references: [docs/pipe.md]' }));
     await writeFile(join(p.dir, '.the-loop/harness-config.yaml'), config());
     const noClaude = await runWithStandins(['run', ID], { cwd: p.dir, env: { PATH: STANDIN_PATH.split(':').slice(1).join(':') } });
     expect(noClaude).toMatchObject({ code: 2, stdout: '' });

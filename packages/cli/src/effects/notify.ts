@@ -21,7 +21,8 @@ export async function deliver(config: NotificationsConfig, notification: Notific
   const timeoutMs = config.timeoutSeconds * 1000;
   if (config.command) {
     const [command, ...args] = config.command;
-    const request = { command: command!, args, cwd, env, stdin: payload, timeoutMs };
+    // The command comes from the repository's configuration: nothing it starts may outlive the delivery.
+    const request = { command: command!, args, cwd, env, stdin: payload, timeoutMs, killEscapedDescendants: true };
     const failure = runFailure(request, await runProcess(request));
     const program = basename(command!);
     if (failure === undefined) done.push(`command ${program}`);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CONFLICTS_FILE, EXECUTION_LOG, appendConflict, appendTransitionRow, issueNumberOf, loginsWithRole, setFrontMatterValue, type Collaborator, type Effect, type RuntimeConfig } from '@the-loop/core';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { deliver } from './notify.js';
@@ -47,7 +48,7 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
   const path = join(ctx.repo.specRoot, ctx.id, EXECUTION_LOG);
   let text: string | undefined;
   try {
-    text = await readIfPresent(path);
+    text = await readIfPresent(path, { within: ctx.repo.root, maxBytes: READ_LIMITS.artifact });
   } catch (error) {
     return { ...effect, status: 'failed', detail: `cannot read ${EXECUTION_LOG}: ${(error as Error).message}` };
   }
@@ -71,7 +72,7 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
 async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
   try {
-    await writeFileAtomic(path, appendConflict(await readIfPresent(path), ctx.id, effect.entry));
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path, { within: ctx.repo.root, maxBytes: READ_LIMITS.artifact }), ctx.id, effect.entry));
   } catch (error) {
     return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
   }

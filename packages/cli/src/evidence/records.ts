@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { EVIDENCE_DIR, readEvidenceRecord, type EvidenceRecord, type RecordRead } from '@the-loop/core';
 import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { readRegularFile } from '../workspace/read-file.js';
+import { READ_LIMITS } from '../limits.js';
+import { readBytesIfPresent } from '../workspace/read-file.js';
 import { sha256 } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
 
-// A record keeps excerpts, not whole logs: anything this large was not written by the-loop.
-const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A record's path relative to the repository root, as findings name it. */
@@ -32,12 +31,16 @@ export async function readRecords(repo: Repo, workItem: string, checkIds: readon
 }
 
 async function readRecord(path: string, expected: { workItem: string; checkId: string }): Promise<RecordRead | undefined> {
-  const read = await readRegularFile(path, MAX_RECORD_BYTES);
-  if ('absent' in read) return undefined;
-  if ('refused' in read) return { invalid: `it is not a record the-loop wrote: ${read.refused}` };
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readBytesIfPresent(path, { maxBytes: READ_LIMITS.evidenceRecord, noLinks: true });
+  } catch (error) {
+    return { invalid: `it is not a record the-loop wrote: ${(error as Error).message}` };
+  }
+  if (bytes === undefined) return undefined;
   let text: string;
   try {
-    text = utf8.decode(read.bytes);
+    text = utf8.decode(bytes);
   } catch {
     return { invalid: 'it is not valid UTF-8' };
   }

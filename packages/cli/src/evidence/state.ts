@@ -4,11 +4,10 @@ import { EVIDENCE_DIR, GRAPH_STATE_FILE, MAX_LISTED_FILES, type CurrentState, ty
 import { VERSION } from '../version.js';
 import { readRepositoryFiles, type RepositoryFiles } from '../git/repository-files.js';
 import { sha256 } from '../workspace/digest.js';
-import { readRegularFile } from '../workspace/read-file.js';
+import { READ_LIMITS } from '../limits.js';
+import { readBytesIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 
-// An environment file larger than this is fingerprinted as refused.
-const MAX_ENVIRONMENT_FILE = 64 * 1024 * 1024;
 
 /** Tool versions a record is bound to besides the environment: the-loop's own. */
 export function toolVersions(): Record<string, string> {
@@ -80,7 +79,10 @@ export async function currentState(repo: Repo, checks: readonly PlannedCheck[]):
 
 // SHA-256 of an environment file's bytes; undefined when it is absent; what it is when it cannot be read.
 async function fileDigest(path: string): Promise<string | undefined> {
-  const read = await readRegularFile(path, MAX_ENVIRONMENT_FILE);
-  if ('absent' in read) return undefined;
-  return 'bytes' in read ? sha256(read.bytes) : sha256(`refused: ${read.refused}`);
+  try {
+    const bytes = await readBytesIfPresent(path, { maxBytes: READ_LIMITS.environmentFile, noLinks: true });
+    return bytes === undefined ? undefined : sha256(bytes);
+  } catch (error) {
+    return sha256(`refused: ${(error as Error).message}`);
+  }
 }

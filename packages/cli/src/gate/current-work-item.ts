@@ -32,7 +32,7 @@ export async function resolveCurrentWorkItem(repo: Repo, explicit: string | unde
     // No spec root: nothing to enforce here, which a hook reports rather than fails on.
     return { id: undefined, why: `no current work item: ${(error as Error).message}.` };
   }
-  const pointer = await readIfPresent(join(repo.root, CURRENT_POINTER)).catch((error: Error) => {
+  const pointer = await readIfPresent(join(repo.root, CURRENT_POINTER), { within: repo.root }).catch((error: Error) => {
     notes.push(`${CURRENT_POINTER} cannot be read (${error.message})`);
     return undefined;
   });

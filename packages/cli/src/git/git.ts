@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { runFailure } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { runProcess } from '../process/run-process.js';
+import { readIfPresent } from '../workspace/read-file.js';
 
 // git output can be a whole tree's file list or blobs; a cut-off list would check less than was pushed.
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -76,7 +77,8 @@ export function splitZ(output: Buffer): string[] {
 export async function currentBranch(dir: string): Promise<string | undefined> {
   const gitDir = await findGitDir(resolve(dir));
   if (!gitDir) return undefined;
-  const head = await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => '');
+  // The git directory may lie outside the project (a worktree); HEAD is still only read if it is a small regular file.
+  const head = (await readIfPresent(join(gitDir, 'HEAD')).catch(() => undefined)) ?? '';
   const match = /^ref:\s*refs\/heads\/(.+)$/m.exec(head.trim());
   return match?.[1];
 }
@@ -88,7 +90,7 @@ async function findGitDir(dir: string): Promise<string | undefined> {
     if (info?.isDirectory()) return dotGit;
     if (info?.isFile()) {
       // A worktree or submodule: `.git` is a file naming the real directory.
-      const text = await readFile(dotGit, 'utf8').catch(() => '');
+      const text = (await readIfPresent(dotGit).catch(() => undefined)) ?? '';
       const target = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim();
       return target ? resolve(current, target) : undefined;
     }

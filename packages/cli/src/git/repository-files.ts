@@ -3,7 +3,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { mapLimit } from '../workspace/map-limit.js';
-import { readRegularFile } from '../workspace/read-file.js';
+import { readBytesIfPresent } from '../workspace/read-file.js';
 import { git, headCommit, notAGitRepository, splitZ } from './git.js';
 
 /** The project's files as git sees them now: each file git does not ignore, by its object id. */
@@ -76,7 +76,10 @@ async function objectIdOf(path: string, format: 'sha1' | 'sha256'): Promise<stri
   if (info.isSymbolicLink()) return blob(Buffer.from(await readlink(path), 'utf8'));
   if (info.isDirectory()) return 'directory';
   if (!info.isFile()) return `special:${info.isFIFO() ? 'fifo' : info.isSocket() ? 'socket' : 'device'}`;
-  const read = await readRegularFile(path, Number.MAX_SAFE_INTEGER);
-  if ('absent' in read) return undefined;
-  return 'bytes' in read ? blob(read.bytes) : `unreadable:${read.refused}`;
+  try {
+    const bytes = await readBytesIfPresent(path, { maxBytes: Number.MAX_SAFE_INTEGER, noLinks: true });
+    return bytes === undefined ? undefined : blob(bytes);
+  } catch (error) {
+    return `unreadable:${(error as Error).message}`;
+  }
 }

@@ -1,6 +1,6 @@
-import { stat, readFile } from 'node:fs/promises';
 import { parseJson, type GitHubConfig } from '@the-loop/core';
 import { currentBranch } from '../git/git.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import type { PullRequestPort } from './reviews.js';
 
 // An Actions event payload is a few kilobytes; a larger file is not one.
@@ -30,9 +30,7 @@ export async function choosePullRequest(explicit: number | undefined, config: Gi
 async function eventPullRequest(env: NodeJS.ProcessEnv, config: GitHubConfig): Promise<number | undefined> {
   const path = env['GITHUB_EVENT_PATH'];
   if (!path) return undefined;
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile() || info.size > MAX_EVENT_BYTES) return undefined;
-  const parsed = parseJson(await readFile(path, 'utf8').catch(() => ''));
+  const parsed = parseJson((await readIfPresent(path, { maxBytes: MAX_EVENT_BYTES }).catch(() => undefined)) ?? '');
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
   const event = parsed.value as { pull_request?: { number?: unknown }; repository?: { full_name?: unknown } };
   const repository = event.repository?.full_name;

@@ -32,6 +32,8 @@ export interface Envelope {
   readonly output: string;
   readonly error: string | null;
   readonly stderr: string;
+  /** The critic printed more than the runner keeps (32 MB a stream): `output` and `stderr` hold only the start. */
+  readonly truncated: boolean;
   /** The harness session the review ran in, when it reported one. */
   readonly sessionId: string | null;
   readonly usage: Usage;
@@ -63,6 +65,7 @@ function envelopeFor(critic: CriticEntry, invocation: Invocation, outcome: Proce
     output: parsed.text,
     error,
     stderr: outcome.stderr,
+    truncated: outcome.truncated,
     sessionId: parsed.sessionId,
     usage: parsed.usage,
   };

@@ -1,4 +1,4 @@
-import { parseResultObject, type HarnessResult, type ProcessRequest, type ProcessResult } from '@the-loop/core';
+import { parseResultObject, reportsError, type HarnessResult, type ProcessRequest, type ProcessResult } from '@the-loop/core';
 
 /** Why a harness run did not finish cleanly, as a stable code beside the words. */
 export type FailureReason = 'binary-missing' | 'spawn-failed' | 'timeout' | 'exit-nonzero' | 'is-error';
@@ -24,7 +24,8 @@ export function harnessRunFailure(request: Pick<ProcessRequest, 'command' | 'tim
 // Why a harness failed: the text of a result object that reports the error (Claude Code puts
 // the cause there, and only a diagnostic tag on stderr), else the end of stderr.
 function cause(outcome: ProcessResult, text: string): string {
-  const reported = parseResultObject(outcome.stdout)?.['is_error'] === true ? firstLine(text) : '';
+  const payload = parseResultObject(outcome.stdout);
+  const reported = payload !== undefined && reportsError(payload) ? firstLine(text) : '';
   return reported !== '' ? `: ${reported}` : tail(outcome.stderr);
 }
 

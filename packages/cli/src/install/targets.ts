@@ -1,9 +1,10 @@
-import { join, relative, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseJson, type HarnessAdapter } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { git } from '../git/git.js';
 import { formatJson } from '../format/json.js';
-import { readIfPresent } from '../workspace/read-file.js';
+import { escapes, readIfPresent } from '../workspace/read-file.js';
 import type { Change } from './plan.js';
 import { CHAINED_SUFFIX, GIT_DEFAULT_LAUNCHER, isOwnPrePush, prePushScript } from './pre-push-script.js';
 
@@ -21,7 +22,10 @@ export async function planHarnessTarget(root: string, adapter: HarnessAdapter, u
   const { settings, name: target } = adapter;
   const file = settings.file;
   const path = join(root, file);
-  const before = await readIfPresent(path);
+  await checkFolder(root, path, file);
+  const before = await readIfPresent(path, { within: root }).catch((error: Error) => {
+    throw new UsageError(`cannot read ${file}: ${error.message}; nothing was written`);
+  });
   const parsed = before === undefined ? undefined : parseJson(before);
   if (parsed && !parsed.ok) throw new UsageError(`${file} is not valid JSON (${parsed.error}); fix it first, nothing was written`);
   const value = parsed?.value;
@@ -31,6 +35,19 @@ export async function planHarnessTarget(root: string, adapter: HarnessAdapter, u
   const text = formatJson(merged.value);
   if (text === before) return { target, file, changes: [], verdict: uninstall ? 'not installed' : 'unchanged' };
   return { target, file, changes: [{ kind: 'write', path, text }], verdict: uninstall ? 'removed' : before === undefined ? 'created' : 'updated' };
+}
+
+// The folder a settings file goes in must be a folder inside the repository, or not exist yet:
+// a file named `.claude` or a link to elsewhere stops the install before anything is written.
+async function checkFolder(root: string, path: string, file: string): Promise<void> {
+  for (let dir = dirname(path); dir.length >= root.length; dir = dirname(dir)) {
+    const info = await stat(dir).catch(() => undefined);
+    if (info === undefined) continue;
+    const shown = relative(root, dir) || '.';
+    if (!info.isDirectory()) throw new UsageError(`${shown} is not a folder, so ${file} cannot be written; nothing was written`);
+    if (escapes(await realpath(root), await realpath(dir))) throw new UsageError(`${shown} leads out of the repository, so ${file} is not written there; nothing was written`);
+    return;
+  }
 }
 
 /** Where git looks for hooks here (honours core.hooksPath). */
@@ -44,8 +61,13 @@ export async function planGitTarget(root: string, uninstall: boolean, launcher: 
   const path = join(dir, 'pre-push');
   const chained = `${path}${CHAINED_SUFFIX}`;
   const file = relative(root, path).split('\\').join('/') || path;
-  const current = await readIfPresent(path);
-  const kept = await readIfPresent(chained);
+  // git's hooks folder may lie outside the project (core.hooksPath, a worktree): read, but only regular files.
+  const read = (hook: string) =>
+    readIfPresent(hook).catch((error: Error) => {
+      throw new UsageError(`cannot read ${hook}: ${error.message}; nothing was written`);
+    });
+  const current = await read(path);
+  const kept = await read(chained);
   if (uninstall) {
     if (current === undefined || !isOwnPrePush(current)) return { target: 'git', file, changes: [], verdict: 'not installed' };
     const changes: Change[] = [{ kind: 'remove', path }];

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EXECUTION_LOG,
@@ -15,6 +15,7 @@ import {
 } from '@the-loop/core';
 import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { REVIEW_CYCLES } from './run-log.js';
@@ -49,10 +50,11 @@ export async function roundHistory(repo: Repo, id: string): Promise<RoundRecord[
   const rounds: RoundRecord[] = [];
   for (const name of names.filter((n) => ROUND_FILE.test(n))) {
     const file = `${repo.config.specDir}/${id}/${ROUNDS_DIR}/${name}`;
-    const info = await lstat(join(dir, name));
-    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    if (info.size > MAX_ROUND_BYTES) throw new Error(`${file} is over ${MAX_ROUND_BYTES} bytes`);
-    const parsed = parseRoundRecord(file, await readFile(join(dir, name), 'utf8'));
+    const text = await readIfPresent(join(dir, name), { within: repo.root, maxBytes: MAX_ROUND_BYTES, noLinks: true }).catch((error: Error) => {
+      throw new Error(`${file} cannot be read: ${error.message}`);
+    });
+    if (text === undefined) continue;
+    const parsed = parseRoundRecord(file, text);
     if (!parsed.ok) throw new Error(parsed.issues.map((i) => `${formatLocation(i)}  ${i.message}`).join('; '));
     if (parsed.record.workItem !== id || `cycle-${parsed.record.cycle}.json` !== name) throw new Error(`${file} records cycle ${parsed.record.cycle} of ${parsed.record.workItem}, not this file's round of ${id}`);
     rounds.push(parsed.record);
@@ -69,7 +71,7 @@ export async function writeRound(repo: Repo, record: RoundRecord): Promise<void>
 
 /** The highest cycle number the execution log's Review cycles table already uses (rows written by hand included). */
 export async function loggedCycles(repo: Repo, id: string): Promise<number> {
-  const text = (await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG))) ?? '';
+  const text = (await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG), { within: repo.root, maxBytes: READ_LIMITS.artifact })) ?? '';
   const table = parseArtifact(EXECUTION_LOG, text).tables.find((t) => (t.section ?? '').toLowerCase().includes(REVIEW_CYCLES.toLowerCase()));
   const numbers = table?.rows.map((row) => Number.parseInt(row.cells[0] ?? '', 10)).filter((n) => Number.isInteger(n) && n > 0) ?? [];
   return Math.max(0, ...numbers);
@@ -77,7 +79,7 @@ export async function loggedCycles(repo: Repo, id: string): Promise<number> {
 
 /** Who wrote the work item, as its execution log records it. */
 export async function loggedAuthor(repo: Repo, id: string): Promise<Author | undefined> {
-  const text = await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG));
+  const text = await readIfPresent(join(repo.specRoot, id, EXECUTION_LOG), { within: repo.root, maxBytes: READ_LIMITS.artifact });
   return text === undefined ? undefined : authorFromFrontMatter(parseArtifact(EXECUTION_LOG, text).frontMatter?.data);
 }
 

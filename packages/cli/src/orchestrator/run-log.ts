@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXECUTION_LOG, LEARNINGS, RUN_USAGE, appendTableRow, appendToSection, type RunUsage } from '@the-loop/core';
+import { READ_LIMITS } from '../limits.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { withStateLock } from '../state/graph-state-store.js';
 
@@ -20,11 +21,13 @@ export type LogEdit = { status: 'done' } | { status: 'skipped' | 'failed'; detai
 export async function editExecutionLog(repo: Repo, id: string, edit: (text: string) => string, create?: string): Promise<LogEdit> {
   const path = join(repo.specRoot, id, EXECUTION_LOG);
   return withStateLock(repo, id, async () => {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readIfPresent(path, { within: repo.root, maxBytes: READ_LIMITS.artifact });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { status: 'failed', detail: `cannot read ${EXECUTION_LOG}: ${(error as Error).message}` };
+      return { status: 'failed', detail: `cannot read ${EXECUTION_LOG}: ${(error as Error).message}` };
+    }
+    if (text === undefined) {
       if (create === undefined) return { status: 'skipped', detail: `${EXECUTION_LOG} does not exist yet` };
       text = create;
     }

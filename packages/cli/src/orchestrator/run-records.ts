@@ -5,6 +5,7 @@ import { InFlightSchema, SessionsSchema, parseJsonDocument, type InFlight, type 
 import { configurationError } from '../errors.js';
 import { formatJson } from '../format/json.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { READ_LIMITS } from '../limits.js';
 import { readRepositoryFile } from '../workspace/read-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { withLock } from '../state/lock.js';
@@ -62,7 +63,7 @@ export async function recordSession(repo: Repo, id: string, record: SessionRecor
 /** The exact document a run with this request id printed, or undefined when there was none. */
 export async function storedRun(repo: Repo, requestId: string): Promise<string | undefined> {
   const file = `${LOCAL_DIR}/${RUNS}/${requestId}.json`;
-  return readRepositoryFile(join(repo.root, file), file);
+  return readRepositoryFile(join(repo.root, file), file, { within: repo.root, maxBytes: READ_LIMITS.local });
 }
 
 /** Keep a run's document under its request id, so a retry with the same id gets it back byte for byte. */
@@ -72,7 +73,7 @@ export async function storeRun(repo: Repo, requestId: string, document: string):
 
 async function readRecord<S extends Parameters<typeof parseJsonDocument>[2]>(repo: Repo, name: string, schema: S) {
   const file = `${LOCAL_DIR}/${name}`;
-  const text = await readRepositoryFile(join(repo.root, file), file);
+  const text = await readRepositoryFile(join(repo.root, file), file, { within: repo.root, maxBytes: READ_LIMITS.local });
   if (text === undefined) return undefined;
   const parsed = parseJsonDocument(file, text, schema);
   if (!parsed.ok) throw configurationError(`${file} is not a record the-loop wrote (delete it to start afresh)`, parsed.issues);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runFailure } from '@the-loop/core';
+import { isAlive } from '../test-support/cli-harness.js';
 import { runProcess } from './run-process.js';
 
 const node = process.execPath;
@@ -62,5 +63,24 @@ describe('runProcess', () => {
     expect(runFailure(failing, await runProcess(failing))).toBe('no such ref');
     const silent = { command: node, args: ['-e', 'process.exit(3)'], cwd: process.cwd(), env, timeoutMs: 10_000 };
     expect(runFailure(silent, await runProcess(silent))).toBe('exit 3');
+  });
+});
+
+describe('a grandchild that calls setsid survives the timeout', () => {
+  // The child starts a grandchild in a session of its own (detached: setsid), says its pid and exits.
+  const escaping = `const g = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); process.stdout.write(String(g.pid)); g.unref();`;
+
+  it.skipIf(process.platform !== 'linux')('is found by the mark in its environment and killed with the round', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', escaping], cwd: process.cwd(), env, timeoutMs: 10_000, killEscapedDescendants: true });
+    const pid = Number(outcome.stdout);
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => isAlive(pid), { timeout: 3000, interval: 20 }).toBe(false);
+  });
+
+  it('outlives a runner that does not look for it, which is why rounds do', async () => {
+    const outcome = await runProcess({ command: node, args: ['-e', escaping], cwd: process.cwd(), env, timeoutMs: 10_000 });
+    const pid = Number(outcome.stdout);
+    expect(isAlive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
   });
 });

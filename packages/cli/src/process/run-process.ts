@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { notStarted, type ProcessRequest, type ProcessResult } from '@the-loop/core';
+import { killMarkedTree, newTreeMark, TREE_VARIABLE } from './descendants.js';
 import { findExecutable } from './find-executable.js';
+import { onFatalSignal } from './signals.js';
 
 /** A process to run, with the runner's own limits. */
 export interface RunRequest extends ProcessRequest {
@@ -9,6 +11,12 @@ export interface RunRequest extends ProcessRequest {
   readonly killGraceMs?: number | undefined;
   /** Output kept per stream; the rest is dropped and `truncated` set. */
   readonly maxOutputBytes?: number | undefined;
+  /**
+   * Also kill, when the process ends or times out, every descendant that left its process group
+   * (`setsid`, a daemon): found by a mark in the environment they inherited (Linux). For rounds
+   * that run untrusted programs, where the scan of the process table is worth its milliseconds.
+   */
+  readonly killEscapedDescendants?: boolean | undefined;
   /** Told the child's pid (its process group's id) once it has started. */
   readonly onSpawn?: ((pid: number) => void) | undefined;
 }
@@ -17,7 +25,6 @@ export interface RunRequest extends ProcessRequest {
 export type RunResult = ProcessResult & { readonly stdoutBytes: Buffer };
 
 const DEFAULT_GRACE_MS = 2000;
-const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024;
 // Node fires a longer timer at once (after a warning); 24.8 days is "no practical limit".
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -40,12 +47,14 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
+    const mark = request.killEscapedDescendants === true ? newTreeMark() : undefined;
+    let release = (): void => undefined;
 
     const finish = (spawnError?: string) => {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
-      for (const signal of FORWARDED) process.off(signal, onSignal);
+      release();
       resolvePromise({
         spawnError,
         exitCode: exit?.code ?? null,
@@ -63,7 +72,7 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
     try {
       child = spawn(request.command, [...request.args], {
         cwd: request.cwd,
-        env: definedEnv(request.env),
+        env: definedEnv(mark === undefined ? request.env : { ...request.env, [TREE_VARIABLE]: mark }),
         shell: false,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -74,22 +83,19 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
       return;
     }
     const killGroup = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // The group is already gone.
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, signal);
+        } catch {
+          // The group is already gone.
+        }
       }
+      if (signal === 'SIGKILL' && mark !== undefined) killMarkedTree(mark);
     };
 
-    // The group is detached, so an operator's Ctrl-C would not reach it: kill it ourselves,
-    // then die of the same signal.
-    const onSignal = (signal: NodeJS.Signals) => {
-      killGroup('SIGKILL');
-      for (const forwarded of FORWARDED) process.off(forwarded, onSignal);
-      process.kill(process.pid, signal);
-    };
-    for (const signal of FORWARDED) process.on(signal, onSignal);
+    // The group is detached, so an operator's Ctrl-C would not reach it: kill it ourselves
+    // before the CLI dies of the same signal.
+    release = onFatalSignal(() => killGroup('SIGKILL'));
 
     child.on('error', (error) => {
       if (child.pid === undefined) finish(describeSpawnError(error));
@@ -133,7 +139,7 @@ export function runProcess(request: RunRequest): Promise<RunResult> {
 export async function runOnPath(request: RunRequest): Promise<RunResult> {
   const executable = await findExecutable(request.command, request.env, request.cwd);
   if (executable === undefined) return { ...notStarted('not-found'), stdoutBytes: Buffer.alloc(0) };
-  const result = await runProcess({ ...request, command: executable });
+  const result = await runProcess({ ...request, command: executable, killEscapedDescendants: true });
   if (result.spawnError !== 'not-found') return result;
   return { ...result, spawnError: `${executable} exists, but its interpreter (its #! line) was not found` };
 }

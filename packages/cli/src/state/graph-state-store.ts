@@ -1,3 +1,4 @@
+import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import { join } from 'node:path';
 import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type GraphStateResult } from '@the-loop/core';
@@ -15,11 +16,11 @@ export function statePathOf(repo: Repo, id: string): string {
 export async function readGraphState(repo: Repo, id: string): Promise<GraphStateResult | undefined> {
   let text: string | undefined;
   try {
-    text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE));
+    text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE), { within: repo.root, maxBytes: READ_LIMITS.graphState });
   } catch (error) {
     return { ok: false, issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
   }
-  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id);
+  return text === undefined ? undefined : parseGraphState(statePathOf(repo, id), text, id, repo.config.graph);
 }
 
 /** Read the state for a command: a corrupt file stops the command (exit 2), never resets. */

@@ -1,44 +1,88 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseJson } from '@the-loop/core';
 import * as v from 'valibot';
 import { formatJson } from '../format/json.js';
-import { readIfPresent } from '../workspace/read-file.js';
+import { READ_LIMITS } from '../limits.js';
+import { escapes, readIfPresent } from '../workspace/read-file.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock } from './lock.js';
 
-/** Machine-local state (the stop hooks' no-progress counters): never committed, never shared between clones. */
+/**
+ * Machine-local state (the stop hooks' no-progress counters, cached verdicts): never committed,
+ * never shared between clones. It is a cache an agent can write to, so nothing in it is trusted:
+ * what cannot be read is discarded and rebuilt (decision 076), and the gate keeps enforcing.
+ */
 export const LOCAL_DIR = '.the-loop/local';
 
 // A hook must answer quickly; another hook holding the lock longer than this is stuck.
 const LOCK_WAIT_MS = 5_000;
 
-/** The machine-local directory (and `sub` inside it), created when absent; returns its path. */
-export async function localDir(root: string, sub?: string): Promise<string> {
-  const dir = join(root, LOCAL_DIR);
-  await mkdir(sub === undefined ? dir : join(dir, sub), { recursive: true });
-  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
-  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
-  return sub === undefined ? dir : join(dir, sub);
+export interface LocalLockOptions {
+  /** How long to wait for another holder (default 5 s). */
+  readonly timeoutMs?: number;
 }
 
 /** Run `fn` holding the local-state lock, so two hooks firing together do not lose an update. */
-export async function withLocalLock<T>(root: string, fn: (dir: string) => Promise<T>): Promise<T> {
+export async function withLocalLock<T>(root: string, fn: (dir: string) => Promise<T>, options: LocalLockOptions = {}): Promise<T> {
   const dir = await localDir(root);
-  return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: LOCK_WAIT_MS });
+  return withLock(join(dir, '.lock'), LOCAL_DIR, () => fn(dir), { timeoutMs: options.timeoutMs ?? LOCK_WAIT_MS });
 }
 
-/** Read a JSON state file: undefined when absent; not JSON or off its schema is an error naming the file. */
-export async function readStateFile<S extends v.GenericSchema>(dir: string, name: string, schema: S): Promise<v.InferOutput<S> | undefined> {
-  const text = await readIfPresent(join(dir, name));
+/**
+ * The machine-local directory (and `sub` inside it), made when missing; returns its path.
+ * Anything else at either path (a file, a FIFO, a symbolic link that would send the writes
+ * elsewhere) is ours to replace: it is removed, never followed.
+ */
+export async function localDir(root: string, sub?: string): Promise<string> {
+  const dir = join(root, LOCAL_DIR);
+  // `.the-loop` itself may be a link: state is never written, nor a folder made, outside the repository.
+  const parent = await realpath(dirname(dir)).catch(() => undefined);
+  if (parent !== undefined && escapes(await realpath(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
+  await ownFolder(dir);
+  // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
+  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
+  if (sub === undefined) return dir;
+  await ownFolder(join(dir, sub));
+  return join(dir, sub);
+}
+
+async function ownFolder(path: string): Promise<void> {
+  const found = await lstat(path).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  if (found !== undefined) await rm(path, { force: true });
+  await mkdir(path, { recursive: true });
+}
+
+/**
+ * Read a JSON state file: undefined when absent, and also when it cannot be read, is not JSON or
+ * is not what the-loop wrote — then `discarded` hears why, and the next write replaces it.
+ */
+export async function readStateFile<S extends v.GenericSchema>(
+  dir: string,
+  name: string,
+  schema: S,
+  discarded: (why: string) => void,
+): Promise<v.InferOutput<S> | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readIfPresent(join(dir, name), { within: dir, maxBytes: READ_LIMITS.local });
+  } catch (error) {
+    discarded(`${LOCAL_DIR}/${name} cannot be read (${(error as Error).message}); discarded, it is rebuilt`);
+    return undefined;
+  }
   if (text === undefined) return undefined;
   const json = parseJson(text);
   const checked = json.ok ? v.safeParse(schema, json.value) : undefined;
-  if (!checked?.success) throw new Error(`${LOCAL_DIR}/${name} is not ${json.ok ? 'what the-loop wrote' : 'valid JSON'}; delete it to start afresh`);
-  return checked.output;
+  if (checked?.success) return checked.output;
+  discarded(`${LOCAL_DIR}/${name} is not ${json.ok ? 'what the-loop wrote' : 'valid JSON'}; discarded, it is rebuilt`);
+  return undefined;
 }
 
-/** Write a JSON state file atomically, formatted. */
+/** Write a JSON state file atomically, formatted, over whatever was at its path. */
 export async function writeStateFile(dir: string, name: string, value: unknown): Promise<void> {
-  await writeFileAtomic(join(dir, name), formatJson(value));
+  const path = join(dir, name);
+  // A rename cannot replace a directory; a directory where state belongs is discarded like any bad state.
+  if ((await lstat(path).catch(() => undefined))?.isDirectory()) await rm(path, { recursive: true, force: true });
+  await writeFileAtomic(path, formatJson(value));
 }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, open, rm } from 'node:fs/promises';
+import { readIfPresent, UnreadableFile } from '../workspace/read-file.js';
 import { UsageError } from '../errors.js';
 
 export interface LockOptions {
@@ -35,10 +36,15 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = await readHolder(lockPath);
+    if (holder === 'foreign') {
+      // the-loop only ever makes a small regular file here; a FIFO, a folder or a link is no lock.
+      await rm(lockPath, { recursive: true, force: true });
+      continue;
+    }
     if (holder && isStale(holder, staleMs)) {
       // Remove only the lock we judged stale: a fresh holder's file has another mtime.
       const again = await readHolder(lockPath);
-      if (again && again.mtimeMs === holder.mtimeMs) await rm(lockPath, { force: true });
+      if (again && again !== 'foreign' && again.mtimeMs === holder.mtimeMs) await rm(lockPath, { force: true });
       continue;
     }
     if (Date.now() >= deadline) {
@@ -60,13 +66,17 @@ interface Holder {
   readonly mtimeMs: number;
 }
 
-async function readHolder(lockPath: string): Promise<Holder | undefined> {
+async function readHolder(lockPath: string): Promise<Holder | 'foreign' | undefined> {
+  const info = await lstat(lockPath).catch(() => undefined);
+  if (info === undefined) return undefined;
+  if (!info.isFile()) return 'foreign';
   try {
-    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    const text = await readIfPresent(lockPath, { maxBytes: 4096 });
+    if (text === undefined) return undefined;
     const [pid, host] = text.trim().split(/\s+/);
     return { pid: Number(pid), host: host ?? '', mtimeMs: info.mtimeMs };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error instanceof UnreadableFile ? 'foreign' : undefined;
   }
 }
 

@@ -34,7 +34,7 @@ export const acmeAdapter: HarnessAdapter = {
       const o = parsed.value;
       return {
         ok: true,
-        payload: { event: nonEmptyString(o['event']) ?? '', sessionId: nonEmptyString(o['session']), projectDir: nonEmptyString(o['project']), cwd: null, filePath: nonEmptyString(o['file']), turnStatus: null },
+        payload: { event: nonEmptyString(o['event']) ?? '', sessionId: nonEmptyString(o['session']), projectDir: nonEmptyString(o['project']), cwd: null, filePath: nonEmptyString(o['file']), turnStatus: null, continuing: o['again'] === true },
       };
     },
     stopReply: (continuation) => (continuation ? { action: 'continue', message: continuation } : { action: 'stop' }),

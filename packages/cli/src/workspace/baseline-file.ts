@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { BASELINE_FILE, parseBaseline, serializeBaseline, type Baseline } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { READ_LIMITS } from '../limits.js';
 import { readRepositoryFile } from './read-file.js';
 import type { Repo } from './repo.js';
 
@@ -12,7 +13,7 @@ const cache = new WeakMap<Repo, Promise<Baseline | undefined>>();
 export function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
   let loaded = cache.get(repo);
   if (!loaded) {
-    loaded = readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, 'strict-utf8').then((text) => (text === undefined ? undefined : parsed(text)));
+    loaded = readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : parsed(text)));
     cache.set(repo, loaded);
   }
   return loaded;

@@ -1,28 +1,113 @@
-import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
+import { READ_LIMITS } from '../limits.js';
+
+const MiB = 1024 * 1024;
+
+/** A file that exists but is not one the-loop will read; the message says why ("it is a FIFO, not a regular file"). */
+export class UnreadableFile extends Error {}
+
+export interface ReadOptions {
+  /**
+   * The repository the file belongs to. The path must lie inside it, and a symbolic link that
+   * leads out of it is refused rather than followed: its target is not the repository's to show.
+   */
+  readonly within?: string | undefined;
+  /** Refuse a file larger than this (default `READ_LIMITS.config`). */
+  readonly maxBytes?: number;
+  /** The caller has checked that the file's folder lies inside `within` (one check for many files). */
+  readonly folderChecked?: boolean;
+  /** Refuse a symbolic link even inside the repository (a record the-loop writes is never one). */
+  readonly noLinks?: boolean;
+}
+
+export interface TextReadOptions extends ReadOptions {
+  /** `strict-utf8` refuses text that is not UTF-8 instead of replacing what cannot be decoded. */
+  readonly encoding?: 'utf8' | 'strict-utf8';
+}
 
 // Strict: a file read with replacement characters would name paths that do not exist.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The one way to read a file that may not be there: its text, or undefined when there is no
- * such file. Any other failure (a directory, no permission) throws; so does text that is not
- * UTF-8 when `strict`.
+ * The one way the-loop reads a file it did not just write: a regular file only (a FIFO, a
+ * device, a socket or a directory is refused without blocking on it), at most `maxBytes`, and
+ * with `within`, never through a symbolic link that leads out of the repository. Undefined
+ * when there is no such file; anything else that stops the read is an `UnreadableFile`.
  */
-export async function readIfPresent(path: string, encoding: 'utf8' | 'strict-utf8' = 'utf8'): Promise<string | undefined> {
-  let bytes: Buffer;
+export async function readBytesIfPresent(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
+  const maxBytes = options.maxBytes ?? READ_LIMITS.config;
+  if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
+  let link: Stats;
   try {
-    bytes = await readFile(path);
+    link = await lstat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UnreadableFile(systemReason(error));
   }
-  if (encoding === 'utf8') return bytes.toString('utf8');
+  if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
+  let target = path;
+  let info = link;
+  if (options.within !== undefined) {
+    if (link.isSymbolicLink() || options.folderChecked !== true) {
+      const root = await realpath(options.within).catch(() => options.within as string);
+      target = await resolveLink(path, link);
+      if (escapes(root, target)) {
+        throw new UnreadableFile(`${link.isSymbolicLink() ? 'it is a symbolic link' : 'its folder is reached through a symbolic link'} out of the repository (to ${target})`);
+      }
+    }
+  }
+  if (target !== path || link.isSymbolicLink()) {
+    try {
+      info = await stat(target);
+    } catch (error) {
+      throw new UnreadableFile(linkReason(error));
+    }
+  }
+  if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
+  if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
+  // O_NONBLOCK: a file swapped for a FIFO after the check cannot hold the open; the descriptor is checked again.
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.within !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0);
+  let handle;
+  try {
+    handle = await open(target, flags);
+  } catch (error) {
+    // Removed since the check (a lock released, a file replaced by rename): absent, not unreadable.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UnreadableFile(systemReason(error));
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
+    // Read to the cap and one byte past it: a file that grew (or reports size 0) is bounded all the same.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readBytesIfPresent` as text. */
+export async function readIfPresent(path: string, options: TextReadOptions = {}): Promise<string | undefined> {
+  const bytes = await readBytesIfPresent(path, options);
+  if (bytes === undefined) return undefined;
+  if (options.encoding !== 'strict-utf8') return bytes.toString('utf8');
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new Error('it is not valid UTF-8');
+    throw new UnreadableFile('it is not valid UTF-8');
   }
 }
 
@@ -30,36 +115,53 @@ export async function readIfPresent(path: string, encoding: 'utf8' | 'strict-utf
  * A repository file a command reads before it does anything (the configuration, the
  * collaborators): its text, or undefined when absent; unreadable is a usage error naming it (exit 2).
  */
-export async function readRepositoryFile(path: string, shown: string, encoding: 'utf8' | 'strict-utf8' = 'utf8'): Promise<string | undefined> {
+export async function readRepositoryFile(path: string, shown: string, options: TextReadOptions): Promise<string | undefined> {
   try {
-    return await readIfPresent(path, encoding);
+    return await readIfPresent(path, options);
   } catch (error) {
     throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
   }
 }
 
-/** What reading an untrusted file gave: its bytes, nothing there, or why it was not read. */
-export type RegularFile = { readonly bytes: Buffer } | { readonly absent: true } | { readonly refused: string };
+/** Whether `path` lies outside `root` (both absolute, or both relative to the same place). */
+export function escapes(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
 
-/**
- * Read a file nothing vouches for (an evidence record, a lockfile): never through a symbolic
- * link, never blocking on a FIFO or device, never more than `maxBytes`.
- */
-export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFile> {
-  let handle;
+// Where a path really leads, every link on the way resolved.
+async function resolveLink(path: string, link: Stats): Promise<string> {
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return link.isSymbolicLink() ? await realpath(path) : join(await realpath(dirname(path)), basename(path));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true };
-    return { refused: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${(error as Error).message})` };
+    throw new UnreadableFile(linkReason(error));
   }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { refused: 'it is not a regular file' };
-    if (info.size > maxBytes) return { refused: `it is ${info.size} bytes, more than ${maxBytes}` };
-    return { bytes: await handle.readFile() };
-  } finally {
-    await handle.close();
-  }
+}
+
+function linkReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'it is a symbolic link to nothing';
+  if (code === 'ELOOP') return 'it is a symbolic link loop';
+  return systemReason(error);
+}
+
+function systemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory, not a regular file';
+  if (code === 'ELOOP') return 'it is a symbolic link loop';
+  return (error as Error).message;
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a plain file';
+}
+
+function tooLarge(size: number, cap: number, how: 'is' | 'over' = 'is'): string {
+  const mb = (n: number) => `${(n / MiB).toFixed(n % MiB === 0 ? 0 : 1)} MB`;
+  return `${how === 'is' ? `it is ${mb(size)}` : `it holds more than ${mb(cap)}`}; files over ${mb(cap)} are refused`;
 }

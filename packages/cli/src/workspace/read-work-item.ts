@@ -1,12 +1,11 @@
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
+import { READ_LIMITS } from '../limits.js';
+import { escapes, readBytesIfPresent } from './read-file.js';
 import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
-
-/** Larger artifacts are refused rather than parsed: a spec is prose, not a data dump. */
-export const MAX_ARTIFACT_BYTES = 1024 * 1024;
 
 // The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
 // thousands of nested brackets or quote markers), or thousands of separate lists (20,000 took
@@ -90,34 +89,47 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   }
 }
 
-/** Read a work item's artifact files. A file that cannot be read becomes an `unreadable` entry, never a pass. */
+/**
+ * Read a work item's artifact files through the one bounded reader. A file that cannot be read
+ * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
+ * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
+ */
 export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
+  const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
   const digests = new Map<string, string>();
-  const present = new Set(await readdir(dir).catch(() => [] as string[]));
+  let present: Set<string>;
+  try {
+    present = new Set(await readdir(dir));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    // Nothing can be said about what the folder holds: every artifact is unreadable, none missing.
+    for (const name of names) files.set(name, { unreadable: `its folder ${shown} cannot be listed (${why})` });
+    present = new Set();
+  }
+  // One check for the folder; each file that is itself a link is checked again by the reader.
+  const folderChecked = present.size > 0 && !escapes(await realpath(repo.root), await realpath(dir).catch(() => dir));
   await Promise.all(
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(name, join(dir, name), repo.cache);
+        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache);
         if (!read) return;
         files.set(name, read.source);
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
-  return { id, dir: `${repo.config.specDir}/${id}`, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
+  return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
 }
 
-async function readArtifact(name: string, path: string, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: string } | undefined> {
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) return unreadable('it is a directory, not a file');
-    if (info.size > MAX_ARTIFACT_BYTES) {
-      return unreadable(`it is ${(info.size / 1024 / 1024).toFixed(1)} MB; artifacts over ${MAX_ARTIFACT_BYTES / 1024 / 1024} MB are refused`);
-    }
-    const bytes = await readFile(path);
+    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
+    // Listed a moment ago and gone now: absent, as if it had never been listed.
+    if (bytes === undefined) return undefined;
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
     let text: string;
     try {
@@ -134,13 +146,6 @@ async function readArtifact(name: string, path: string, cache: ArtifactCache | u
     const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
     return { source: facts ? { text, facts } : { text }, approvalDigest: approvalDigest(name, bytes, text, parsed) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      // A dangling symlink is listed but cannot be opened.
-      const link = await lstat(path).catch(() => undefined);
-      return link ? unreadable('it is a symbolic link to nothing') : undefined;
-    }
-    if (code === 'ELOOP') return unreadable('it is a symbolic link loop');
     return unreadable((error as Error).message);
   }
 }

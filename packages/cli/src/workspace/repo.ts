@@ -47,7 +47,7 @@ export async function loadRepo(root: string): Promise<Repo> {
   const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
-    const text = await readRepositoryFile(join(root, name), name, 'strict-utf8');
+    const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
     if (result.ok) config = result.config;
@@ -55,7 +55,7 @@ export async function loadRepo(root: string): Promise<Repo> {
     break;
   }
   let collaborators: readonly Collaborator[] = [];
-  const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE);
+  const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
     const result = parseCollaborators(COLLABORATORS_FILE, people);
     if (result.ok) collaborators = result.collaborators;

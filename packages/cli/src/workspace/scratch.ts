@@ -1,13 +1,21 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onFatalSignal } from '../process/signals.js';
 
-/** A private directory in the system's temp space for `use`, removed afterwards — also when `use` throws. */
+/**
+ * A private directory in the system's temp space for `use`, removed afterwards — also when
+ * `use` throws, and when the CLI is stopped by SIGINT, SIGTERM or SIGHUP meanwhile (a prompt
+ * may hold what is under review; it must not be left behind).
+ */
 export async function withScratchDir<T>(purpose: string, use: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), `the-loop-${purpose}-`));
+  const release = onFatalSignal(() => rmSync(dir, { recursive: true, force: true }));
   try {
     return await use(dir);
   } finally {
+    release();
     await rm(dir, { recursive: true, force: true });
   }
 }

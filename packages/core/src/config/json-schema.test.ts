@@ -22,7 +22,7 @@ describe('schemas/harness-config.schema.json', () => {
     expect(Object.keys(schema.properties)).toEqual(['workflow', 'reviews', 'hooks', 'github', 'notifications', 'verification', 'approvals', 'tokenEconomy', 'rules']);
     expect(Object.keys(schema.properties['verification']?.properties ?? {})).toEqual(['checks', 'environmentFiles']);
     expect(schema.properties['approvals']?.properties?.['source']).toMatchObject({ enum: ['local', 'github'] });
-    expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap']);
+    expect(Object.keys(schema.properties['hooks']?.properties ?? {})).toEqual(['noProgressCap', 'stopDeadlineSeconds']);
     expect(Object.keys(schema.properties['github']?.properties ?? {})).toEqual(expect.arrayContaining(['repo', 'port']));
     expect(Object.keys(schema.properties['workflow']?.properties ?? {})).toEqual(expect.arrayContaining(['specDir', 'graph', 'harness', 'timeoutSeconds']));
     expect(Object.keys(schema.properties['tokenEconomy']?.properties ?? {})).toEqual(['modelRouting']);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { closest } from '../yaml/schema-issues.js';
 import type { ReviewOutcome } from '../execution-log/review-cycles.js';
 
 /** The closed set of placeholders a critic's `args` may use. */
@@ -43,7 +44,13 @@ const arg = v.pipe(
   v.string('must be a string'),
   v.check(
     (value) => unknownPlaceholders(value).length === 0,
-    (issue) => `unknown placeholder ${unknownPlaceholders(String(issue.input)).map((name) => `{${name}}`).join(', ')} (known: ${PLACEHOLDERS.map((name) => `{${name}}`).join(' ')})`,
+    (issue) =>
+      `unknown placeholder ${unknownPlaceholders(String(issue.input))
+        .map((name) => {
+          const meant = closest(name, PLACEHOLDERS);
+          return `{${name}}${meant === undefined ? '' : ` (did you mean {${meant}}?)`}`;
+        })
+        .join(', ')} — known: ${PLACEHOLDERS.map((name) => `{${name}}`).join(' ')}`,
   ),
 );
 
@@ -63,6 +70,8 @@ const envMap = v.pipe(
 const relativeDir = v.pipe(
   text,
   v.check((dir) => !dir.startsWith('/') && !/^[A-Za-z]:/.test(dir), 'must be relative to the project root'),
+  // A critic runs where it is told; the configuration may not send it out of the repository.
+  v.check((dir) => !dir.split(/[\\/]/).includes('..'), 'must stay inside the repository (no "..")'),
 );
 
 const timeoutSeconds = v.pipe(

@@ -140,3 +140,20 @@ describe('placeholders', () => {
     );
   });
 });
+
+describe('a misspelt critic configuration names what was meant', () => {
+  it('critcs, comand and {promt} each get a did-you-mean at their line', () => {
+    const settings = parse('reviews:\n  critcs: []\n');
+    expect(settings.ok ? [] : settings.issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(['2:11 reviews: unknown key "critcs" (did you mean "critics"?)']);
+    const entries = reviews('reviews:\n  critics:\n    - name: a\n      comand: review\n      args: ["{promt}"]\n');
+    expect(entries.critics[0]?.problems.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual([
+      expect.stringContaining('5:14 reviews.critics[0].args[0]: unknown placeholder {promt} (did you mean {prompt}?) — known: {prompt}'),
+      '4:15 reviews.critics[0]: unknown key "comand" (did you mean "command"?)',
+    ]);
+  });
+
+  it('a cwd that climbs out of the repository is refused', () => {
+    const entries = reviews('reviews:\n  critics:\n    - name: a\n      command: review\n      args: ["{prompt}"]\n      cwd: tools/../../elsewhere\n');
+    expect(entries.critics[0]?.problems.map((i) => i.message)).toEqual(['reviews.critics[0].cwd: must stay inside the repository (no "..")']);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getDefaultGraph } from '../graph/compile-graph.js';
-import { parseGraphState, serializeGraphState } from './graph-state.js';
+import { emptyGraphState, parseGraphState, serializeGraphState } from './graph-state.js';
 import { startGraph } from './transition.js';
 
 describe('parseGraphState', () => {
@@ -56,5 +56,18 @@ describe('parseGraphState', () => {
   it('refuses a state that belongs to another work item', () => {
     const result = parseGraphState('graph-state.json', valid, 'issue-4');
     expect(!result.ok && result.issues[0]!.message).toContain('belongs to "issue-4"');
+  });
+});
+
+describe('a graph state that does not fit the graph', () => {
+  it('names a currentNode, parked or escalated node the graph does not declare, at its line', () => {
+    const graph = getDefaultGraph();
+    const state = { ...emptyGraphState('issue-3'), currentNode: 'nowhere', parked: { node: 'gone', since: '2026-01-01T00:00:00.000Z', reason: 'r' } };
+    const result = parseGraphState('graph-state.json', serializeGraphState(state), 'issue-3', graph);
+    expect(result.ok ? [] : result.issues.map((i) => `${i.line}:${i.column} ${i.message.split(',')[0]}`)).toEqual([
+      '4:18 currentNode names "nowhere"',
+      expect.stringMatching(/^\d+:\d+ parked\.node names "gone"/),
+    ]);
+    expect(parseGraphState('graph-state.json', serializeGraphState({ ...emptyGraphState('issue-3'), currentNode: 'escalated' }), 'issue-3', graph).ok).toBe(true);
   });
 });

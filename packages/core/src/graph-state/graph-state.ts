@@ -3,7 +3,11 @@ import { parseJson } from '../json/parse-json.js';
 import { parseJsonDocument } from '../json/parse-json-document.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
 import type { WorkItemInput } from '../gate/inputs.js';
+import type { Graph } from '../graph/types.js';
 import { GraphStateSchema, type GraphState, type NodeRecord } from './schema.js';
+
+/** The node a work item enters when a person has to decide; every graph has it, declared or not. */
+export const ESCALATED_NODE = 'escalated';
 
 /** The graph-state file's name inside a work item's folder. */
 export const GRAPH_STATE_FILE = 'graph-state.json';
@@ -15,23 +19,31 @@ export const GRAPH_STATE_FILE = 'graph-state.json';
 export type GraphStateResult = { ok: true; state: GraphState } | { ok: false; issues: SourceIssue[]; migration?: string };
 
 /**
- * Parse a graph-state file. A file that is not valid JSON or does not match the schema is an
- * error naming the file and line, never a silent reset to a fresh state.
+ * Parse a graph-state file. A file that is not valid JSON, does not match the schema or, given
+ * the `graph`, points at a node the graph does not declare is an error naming the file and
+ * line, never a silent reset to a fresh state.
  */
-export function parseGraphState(file: string, text: string, expectedWorkItem?: string): GraphStateResult {
+export function parseGraphState(file: string, text: string, expectedWorkItem?: string, graph?: Graph): GraphStateResult {
   const result = parseJsonDocument(file, text, GraphStateSchema);
   if (!result.ok) {
     // Only a file off the schema is looked at twice: is it someone else's altogether?
     const json = parseJson(text);
     return (json.ok ? foreignState(file, json.value) : undefined) ?? result;
   }
-  if (expectedWorkItem !== undefined && result.value.workItem !== expectedWorkItem) {
-    return {
-      ok: false,
-      issues: [{ file, ...result.positionOf(['workItem']), message: `workItem is "${result.value.workItem}", but the file belongs to "${expectedWorkItem}"` }],
-    };
+  const state = result.value;
+  const issues: SourceIssue[] = [];
+  if (expectedWorkItem !== undefined && state.workItem !== expectedWorkItem) {
+    issues.push({ file, ...result.positionOf(['workItem']), message: `workItem is "${state.workItem}", but the file belongs to "${expectedWorkItem}"` });
   }
-  return { ok: true, state: result.value };
+  if (graph !== undefined) {
+    const declared = (node: string | null | undefined) => node === null || node === undefined || node === ESCALATED_NODE || graph.byId.has(node);
+    const unknown = (path: readonly PropertyKey[], node: string) =>
+      issues.push({ file, ...result.positionOf(path), message: `${path.join('.')} names "${node}", which is not a node of the graph (was the graph changed? \`the-loop graph force\` moves the pointer)` });
+    if (!declared(state.currentNode)) unknown(['currentNode'], state.currentNode as string);
+    if (state.parked && !declared(state.parked.node)) unknown(['parked', 'node'], state.parked.node);
+    if (state.escalated && !declared(state.escalated.node)) unknown(['escalated', 'node'], state.escalated.node);
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, state };
 }
 
 // A file without this version's `schemaVersion` is not a broken state of ours: one short

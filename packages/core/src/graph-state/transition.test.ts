@@ -4,7 +4,8 @@ import { compileGraph, getDefaultGraph } from '../graph/compile-graph.js';
 import type { Graph } from '../graph/types.js';
 import { parseGraphState, serializeGraphState } from './graph-state.js';
 import type { GraphState } from './schema.js';
-import { DEFAULT_MAX_ATTEMPTS, ESCALATED_NODE, forceTransition, startGraph, transition, type Verdict } from './transition.js';
+import { ESCALATED_NODE } from './graph-state.js';
+import { DEFAULT_MAX_ATTEMPTS, forceTransition, startGraph, transition, type Verdict } from './transition.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (n: number): string => new Date(Date.parse(T0) + n * 1000).toISOString();

@@ -1,11 +1,8 @@
 import type { Edge, Graph, GraphNode } from '../graph/types.js';
 import type { Effect, LifecycleEvent } from './effects.js';
 import { renderAssignment } from './assignment.js';
-import { emptyGraphState, nodeRecord } from './graph-state.js';
+import { emptyGraphState, ESCALATED_NODE, nodeRecord } from './graph-state.js';
 import type { GraphState, NodeRecord } from './schema.js';
-
-/** The node entered when a node fails too often or repeats the same findings. */
-export const ESCALATED_NODE = 'escalated';
 
 /** Attempts a node gets when it declares no `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 5;

@@ -58,11 +58,24 @@ describe('compileGraph: every error at once, each at its YAML line:col', () => {
   });
 
   it('reports an edge from an unknown node and a route declared twice', () => {
-    const text = yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', 'edges:', '  - {from: q, to: a, on: pass}', '  - {from: a, to: a, on: pass}', '  - {from: a, to: a, on: pass}');
+    const text = yaml('start: a', 'nodes:', '  - {id: a, phase: a, actor: agent}', 'edges:', '  - {from: q, to: a, on: pass}', '  - {from: a, to: a, on: redo}', '  - {from: a, to: a, on: redo}');
     expect(issues(text)).toEqual([
       expect.stringMatching(/^5:12 edge from unknown node "q"/),
-      expect.stringMatching(/^7:26 node "a" already has an edge on "pass"/),
+      expect.stringMatching(/^7:26 node "a" already has an edge on "redo"/),
     ]);
+  });
+
+  it('reports a cycle of pass edges, which would end the walk with every gate passing', () => {
+    const nodes = ['nodes:', '  - {id: a, phase: a, actor: agent}', '  - {id: b, phase: b, actor: agent, optional: true}', '  - {id: c, phase: c, actor: agent}'];
+    expect(issues(yaml('start: a', ...nodes, 'edges:', '  - {from: a, to: b, on: pass}', '  - {from: b, to: a, on: pass}'))).toEqual([
+      expect.stringMatching(/^8:19 the pass and skip edges form a cycle \(a → b → a\)/),
+    ]);
+    expect(issues(yaml('start: a', ...nodes, 'edges:', '  - {from: a, to: b, on: pass}', '  - {from: b, to: c, on: skip}', '  - {from: c, to: a, on: pass}'))).toEqual([
+      expect.stringMatching(/cycle \(a → b → c → a\)/),
+    ]);
+    expect(issues(yaml('start: a', ...nodes, 'edges:', '  - {from: a, to: a, on: pass}'))).toEqual([expect.stringMatching(/cycle \(a → a\)/)]);
+    // A loop routed on another outcome is how review cycles are written, and stays allowed.
+    expect(issues(yaml('start: a', ...nodes, 'edges:', '  - {from: a, to: b, on: pass}', '  - {from: b, to: a, on: changes-requested}', '  - {from: b, to: c, on: pass}'))).toEqual([]);
   });
 
   it('reports a start node that is not declared, and a missing start', () => {

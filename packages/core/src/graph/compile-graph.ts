@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { didYouMean, dottedPath, schemaIssues, type IssueAt } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
-import { ESCALATED_NODE } from '../graph-state/transition.js';
+import { ESCALATED_NODE } from '../graph-state/graph-state.js';
 import { PREDICATES } from '../rules/predicates.js';
 import { GATE_PREDICATES, GraphSchema, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
@@ -133,6 +133,48 @@ function semanticIssues(graph: GraphInput | LenientGraph, issue: IssueAt): Sourc
     if (routes.has(route)) issues.push(issue(['edges', index, 'on'], `node "${edge.from}" already has an edge on "${edge.on}"`));
     routes.add(route);
   });
+  issues.push(...forwardCycles(graph, issue));
+  return issues;
+}
+
+// The walk follows `pass` and `skip` edges from the start; a cycle of them would end it early
+// with every node on the cycle passing, and report ok. Loops are routed on other outcomes.
+function forwardCycles(graph: GraphInput | LenientGraph, issue: IssueAt): SourceIssue[] {
+  const forward = new Map<string, { to: string; index: number }[]>();
+  graph.edges.forEach((edge, index) => {
+    if (!edge || (edge.on !== 'pass' && edge.on !== 'skip')) return;
+    forward.set(edge.from, [...(forward.get(edge.from) ?? []), { to: edge.to, index }]);
+  });
+  const issues: SourceIssue[] = [];
+  // Depth-first without recursion: a configuration may chain thousands of nodes.
+  const state = new Map<string, 'open' | 'done'>();
+  for (const first of forward.keys()) {
+    if (state.has(first)) continue;
+    const path: string[] = [first];
+    const next: number[] = [0];
+    state.set(first, 'open');
+    while (path.length > 0) {
+      const id = path[path.length - 1] as string;
+      const edges = forward.get(id) ?? [];
+      const i = next[next.length - 1] as number;
+      if (i >= edges.length) {
+        state.set(id, 'done');
+        path.pop();
+        next.pop();
+        continue;
+      }
+      next[next.length - 1] = i + 1;
+      const { to, index } = edges[i] as { to: string; index: number };
+      if (state.get(to) === 'open') {
+        const cycle = [...path.slice(path.indexOf(to)), to].join(' → ');
+        issues.push(issue(['edges', index, 'to'], `the pass and skip edges form a cycle (${cycle}), so the walk from the start would end there with the gate passing; route a loop on another outcome, such as changes-requested`));
+      } else if (!state.has(to)) {
+        state.set(to, 'open');
+        path.push(to);
+        next.push(0);
+      }
+    }
+  }
   return issues;
 }
 

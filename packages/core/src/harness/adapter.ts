@@ -90,6 +90,12 @@ export interface HookPayload {
   readonly filePath: string | null;
   /** How the turn ended, when the harness says (`completed`, `aborted`, `error`); only a completed turn is continued. */
   readonly turnStatus: string | null;
+  /**
+   * The harness says this stop follows a continuation a stop hook asked for (Claude Code's
+   * `stop_hook_active`, Cursor's `loop_count` above 0). Only a stop the-loop cannot decide and
+   * cannot count reads it (decision 070); the no-progress cap never relies on it.
+   */
+  readonly continuing: boolean;
 }
 
 /** What a doctor run plants in a sample payload. */

@@ -50,6 +50,13 @@ describe('parseResultLike', () => {
     expect(parseResultLike(stdout, 0)).toMatchObject({ text: 'done', isError: true });
   });
 
+  it('reads any is_error other than false as an error: "yes", 1, null and "false" are not success', () => {
+    const isError = (value: unknown) => parseResultLike(JSON.stringify({ type: 'result', result: 'text', is_error: value }), 0).isError;
+    expect(['yes', 'false', 1, 0, null, {}, true].map(isError)).toEqual([true, true, true, true, true, true, true]);
+    expect(isError(false)).toBe(false);
+    expect(parseResultLike(JSON.stringify({ type: 'result', result: 'text' }), 0).isError).toBe(false);
+  });
+
   it('keeps prose as the text; a non-zero exit is an error whatever the payload', () => {
     expect(parseResultLike('just prose', 0)).toMatchObject({ text: 'just prose', isError: false, usage: { present: false } });
     expect(parseResultLike(JSON.stringify({ result: 'fine' }), 2).isError).toBe(true);

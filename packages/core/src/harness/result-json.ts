@@ -58,6 +58,14 @@ function count(value: unknown): number | null {
 }
 
 /**
+ * Whether a result object reports an error. Only `is_error: false` (or no `is_error` at all)
+ * is success: `"yes"`, `1` or `null` must never read as a review that ran.
+ */
+export function reportsError(payload: Record<string, unknown>): boolean {
+  return Object.hasOwn(payload, 'is_error') && payload['is_error'] !== false;
+}
+
+/**
  * Read a Claude-style result object (`result`, `is_error`, `session_id`, usage). Prose or
  * any other non-object output is still the reviewer's text, never an error by itself;
  * a non-zero exit always is.
@@ -71,7 +79,7 @@ export function parseResultLike(stdout: string, exitCode: number): HarnessResult
   const structured = payload['structured_output'];
   return {
     text,
-    isError: exitCode !== 0 || payload['is_error'] === true,
+    isError: exitCode !== 0 || reportsError(payload),
     sessionId: typeof sessionId === 'string' ? sessionId : null,
     usage: readUsage(payload),
     apiErrorStatus: Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599 ? (status as number) : null,

@@ -14,9 +14,13 @@ export type JsonDocumentResult<T> = { ok: true; value: T; positionOf: (path: rea
 export function parseJsonDocument<S extends v.GenericSchema>(file: string, text: string, schema: S): JsonDocumentResult<v.InferOutput<S>> {
   const json = parseJson(text);
   if (!json.ok) return { ok: false, issues: [{ file, ...json.position, message: `not valid JSON: ${json.error}` }] };
-  // JSON is YAML, so the YAML source maps schema paths back to lines.
-  const source = parseYamlSource(file, text);
-  const positionOf = source.ok ? source.source.positionOf : () => ({ line: 1, column: 1 });
+  // JSON is YAML, so the YAML source maps paths back to lines. It is parsed once, and only when
+  // a problem is to be placed: a large valid file is never parsed twice.
+  let source: ReturnType<typeof parseYamlSource> | undefined;
+  const positionOf = (path: readonly PropertyKey[]) => {
+    source ??= parseYamlSource(file, text);
+    return source.ok ? source.source.positionOf(path) : { line: 1, column: 1 };
+  };
   const result = v.safeParse(schema, json.value, { abortEarly: false });
   if (!result.success) return { ok: false, issues: schemaIssues(schema, result.issues, atSource({ file, positionOf })) };
   return { ok: true, value: result.output, positionOf };

@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
+import { graphConfig, LOCKED, makeRepo, payload } from '../test-support/cli.js';
+import { runInProcess } from '../test-support/in-process.js';
+import { neutralize } from './neutralize.js';
+
+// What a terminal would act on: a title change (OSC), a screen clear, a one-character CSI, a
+// backspace, a bell and a right-to-left override. (A carriage return ends a Markdown line; it is
+// tried in a folder name below.)
+const HOSTILE = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\bfake ok\u202e';
+// eslint-disable-next-line no-control-regex -- the characters a terminal acts on are what this test looks for
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+describe('escape sequences in artifact text and folder names reach the terminal raw', () => {
+  it('every control character becomes a visible escape that JSON reads back as the same character', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const safe = neutralize(text);
+        expect(safe).not.toMatch(RAW);
+        expect(JSON.parse(`"${neutralize(JSON.stringify(text).slice(1, -1))}"`)).toBe(text);
+      }),
+    );
+    expect(neutralize('tab\tand\nnewline stay')).toBe('tab\tand\nnewline stay');
+  });
+
+  it('check, report, github annotations, the hook reply and stderr show no control character; JSON keeps the value', async () => {
+    const dir = await makeRepo({
+      '.the-loop/harness-config.yaml': graphConfig(),
+      '.the-loop/current': 'issue-7\n',
+      'docs/specs/issue-7/requirements.md': LOCKED,
+      'docs/specs/issue-7/tasks.md': `# Tasks\n\n- [ ] ship it ${HOSTILE}\n`,
+    });
+    // A folder whose name is not a work-item id is named on stderr.
+    await mkdir(join(dir, `docs/specs/bad\u001b[31mname`));
+    await mkdir(join(dir, `docs/specs/over\rwritten`));
+    const run = (argv: readonly string[], stdin?: string) => runInProcess(argv, { cwd: dir, adapters: BUILT_IN_ADAPTERS, ...(stdin !== undefined ? { stdin } : {}) });
+    const outputs = [
+      await run(['check', 'issue-7']),
+      await run(['check', '--all', '--format', 'github']),
+      await run(['report']),
+      await run(['report', '--format', 'markdown']),
+      await run(['hook', 'Stop', '--harness', 'claude'], await payload('claude', 'stop', { cwd: dir })),
+      await run(['hook', 'SessionStart', '--harness', 'claude'], await payload('claude', 'session-start', { cwd: dir })),
+      await run(['hook', 'stop', '--harness', 'cursor'], await payload('cursor', 'stop', { cwd: dir })),
+    ];
+    for (const out of outputs) {
+      expect(out.stdout).not.toMatch(RAW);
+      expect(out.stderr).not.toMatch(RAW);
+    }
+    expect(outputs[0]?.stdout).toContain('ship it \\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m\\u0008fake ok\\u202e');
+    expect(outputs[2]?.stderr).toContain('skipped docs/specs/bad\\u001b[31mname');
+    expect(outputs[2]?.stderr).toContain('skipped docs/specs/over\\u000dwritten');
+    // The hook's reason is text the harness shows: its value is neutralised, not only its encoding.
+    expect(JSON.parse(outputs[4]?.stdout ?? '').reason).toContain('ship it \\u001b]0;pwned');
+
+    // JSON is a document for tools: the value is exactly the task's text.
+    const json = await run(['check', 'issue-7', '--format', 'json']);
+    expect(json.stdout).not.toMatch(RAW);
+    const task = JSON.parse(json.stdout).findings.find((f: { ruleId: string }) => f.ruleId === 'tasks-incomplete');
+    expect(task.message).toContain(`ship it ${HOSTILE}`);
+  });
+
+  it('colour the-loop adds still reaches a colour terminal; an artifact cannot move the cursor there', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': `# Tasks\n\n- [ ] go ${HOSTILE}\n` });
+    const out = await runInProcess(['check', 'issue-7'], { cwd: dir, adapters: BUILT_IN_ADAPTERS, env: { FORCE_COLOR: '1' } });
+    expect(out.stdout).toContain('\u001b[1m');
+    expect(out.stdout).not.toContain('\u001b]0;');
+    expect(out.stdout).not.toContain('\u001b[2J');
+  });
+});

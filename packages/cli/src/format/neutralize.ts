@@ -1,0 +1,42 @@
+import { StringDecoder } from 'node:string_decoder';
+import { Writable } from 'node:stream';
+
+// What a terminal (or a log viewer) acts on instead of showing: the C0 controls but tab and
+// newline, DEL, the C1 controls (U+009B is a one-character CSI), and the bidirectional
+// overrides and isolates that make a line read differently from what it holds.
+const UNSAFE = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const UNSAFE_CHARS = new RegExp(`[${UNSAFE}]`, 'g');
+// A colour sequence of the kind the-loop itself writes (SGR: ESC [ digits ; m), kept where colour is on.
+const COLOR_OR_UNSAFE = new RegExp(`(\\u001b\\[[0-9;]*m)|[${UNSAFE}]`, 'g');
+
+function escaped(char: string): string {
+  return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Text from a repository, a critic or a payload made safe to show: every control character
+ * becomes its visible `\uXXXX` escape. Inside a JSON string that escape is the same value, so a
+ * JSON document passed through it parses to exactly what it was.
+ */
+export function neutralize(text: string): string {
+  return text.replace(UNSAFE_CHARS, escaped);
+}
+
+/**
+ * `target` with every write neutralised: how stdout and stderr reach people. With `colors`,
+ * colour sequences pass (an artifact can at most colour its own text); nothing else does.
+ */
+export function neutralizing<T extends NodeJS.WritableStream & { isTTY?: boolean }>(target: T, colors: boolean): NodeJS.WritableStream & { isTTY?: boolean } {
+  const decoder = new StringDecoder('utf8');
+  const safe = (text: string) => (colors ? text.replace(COLOR_OR_UNSAFE, (match, color: string | undefined) => color ?? escaped(match)) : neutralize(text));
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      if (text !== '') target.write(safe(text));
+      // Passed on at once: nothing waits in this wrapper when the process exits.
+      done();
+    },
+  });
+  return Object.assign(stream, { isTTY: target.isTTY === true });
+}
