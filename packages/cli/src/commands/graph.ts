@@ -13,7 +13,7 @@ import {
   type TransitionResult,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { step } from '../gate/advance.js';
+import { catchUp, followedBy, step } from '../gate/advance.js';
 import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
 import { commitTransitions, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
@@ -118,7 +118,12 @@ async function mutate(
   verb: string,
   decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
-  const outcome = await commitTransitions(repo, id, env, verb, decide);
+  const committed = await commitTransitions(repo, id, env, verb, decide);
+  // A node entered along passing gates may have written what its own gate reads (its phase):
+  // follow the pointer until it stops. A routed outcome, a choice or a force is where a person sent it.
+  const alongGates = committed.taken.length > 0 && !committed.gate?.stalled && committed.taken.every((t) => t.on === 'pass' || t.on === 'skip');
+  const follow = alongGates && verb !== 'force' ? await catchUp(repo, id, env, { env: env.env }) : undefined;
+  const outcome = follow ? followedBy(committed, follow) : committed;
   const reports = outcome.reports;
   const { state, gate } = outcome;
   const failedEffects = reports.filter((r) => r.status === 'failed');
