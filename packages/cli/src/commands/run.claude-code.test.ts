@@ -137,25 +137,23 @@ describe('the-loop run through an approval of the execution log', () => {
 
     const first = await cli(['run', ID]);
     expect([first.code, JSON.parse(first.stdout)]).toEqual([0, expect.objectContaining({ status: 'parked', currentNode: 'approval' })]);
-    const approved = await cli(['graph', 'approve', ID, 'execution-log.md', '--by', 'ann']);
-    expect(approved.code).toBe(0);
+    // The approval moves the pointer through `complete`, whose entering writes the phase, to the learnings.
+    const approved = await cli(['graph', 'approve', ID, 'execution-log.md', '--by', 'ann', '--format', 'json']);
+    expect([approved.code, JSON.parse(approved.stdout).currentNode]).toEqual([0, 'learnings']);
 
     const second = await cli(['run', ID]);
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({
       status: 'complete',
       currentNode: null,
-      nodesRun: [
-        { node: 'complete', attempts: 0, outcome: 'pass' },
-        { node: 'learnings', attempts: 1, outcome: 'pass' },
-      ],
+      nodesRun: [{ node: 'learnings', attempts: 1, outcome: 'pass' }],
     });
     // What the run wrote after the approval: the phase, the transitions, its usage, a learning.
     const log = await readFile(join(dir, LOG), 'utf8');
     expect(log).toContain('phase: complete');
     expect(log).toMatch(/\| approval \| complete \| pass \|/);
     expect(log).toMatch(/\| learnings \| \[claude\/default\] \| 1 \|/);
-    expect(log).toMatch(/- \S+: run \S+ took the work item out of the graph after 2 nodes/);
+    expect(log).toMatch(/- \S+: run \S+ took the work item out of the graph after 1 node/);
 
     const check = await cli(['check', ID, '--format', 'json']);
     expect([check.code, JSON.parse(check.stdout)]).toEqual([0, expect.objectContaining({ ok: true, currentNode: null, findings: [] })]);
