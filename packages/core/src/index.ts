@@ -28,7 +28,7 @@ export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 export type { ApprovalSource } from './gate/inputs.js';
 
-export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineEntries, baselineGrowth, baselineOf, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
+export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
 export type { Baseline, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
 export { baselineGrew } from './rules/baseline-grown.js';
 export { FIXED_RULES, RulesSchema, applyRuleLevels } from './config/rule-levels.js';
@@ -74,8 +74,9 @@ export type { GitHubConfig, NotificationsConfig, RuntimeConfig, RuntimeConfigRes
 export { ApprovalsConfigSchema } from './config/runtime-config.js';
 export type { ApprovalsConfig } from './config/runtime-config.js';
 
-export { PHASE_TRANSITIONS, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
+export { LEARNINGS, PHASE_TRANSITIONS, RUN_USAGE, appendTableRow, appendToSection, appendTransitionRow, setFrontMatterValue } from './execution-log/edit-log.js';
 export { CONFLICTS_FILE, appendConflict } from './execution-log/conflicts.js';
+export { UNAPPROVED_LOG_SECTIONS, approvedContent, approvedLogContent } from './execution-log/approved-content.js';
 export type { EditResult } from './execution-log/edit-log.js';
 
 export { NO_USAGE } from './harness/adapter.js';

@@ -122,7 +122,7 @@ describe('the-loop baseline on a drifted corpus', () => {
 });
 
 describe('the hooks honour the baseline', () => {
-  it('the Stop hook and the pre-push gate let a baselined finding through and stop a new one', async () => {
+  it('the Stop hook and the pre-push gate let a committed, pushed baselined finding through and stop a new one', async () => {
     const remote = await mkdtemp(join(tmpdir(), 'the-loop-remote-'));
     await git(remote, ['init', '-q', '--bare']);
     const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-3/requirements.md': LOCKED, 'docs/specs/issue-3/tasks.md': TASKS_OPEN });
@@ -131,23 +131,33 @@ describe('the hooks honour the baseline', () => {
     expect((await runBuiltCli(['hooks', 'install', '--git', '--command', `node ${BIN}`], { cwd: dir })).code).toBe(0);
     const stop = async () => JSON.parse((await run(['hook', 'Stop', '--harness', 'claude', '--work-item', 'issue-3'], dir, await payload('claude', 'stop', { cwd: dir }))).stdout) as { decision?: string; reason?: string };
     expect((await stop()).decision).toBe('block');
+    // A baseline written in the session is not honoured by the Stop hook until it is committed:
+    // an agent cannot accept its own findings to end its turn.
     expect((await run(['baseline'], dir)).code).toBe(0);
-    expect(await stop()).toEqual({});
+    const uncommitted = await stop();
+    expect(uncommitted.decision).toBe('block');
+    expect(uncommitted.reason).toContain('tasks.md:4:1 tasks-incomplete');
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
+    expect(await stop()).toEqual({});
+    // The first push brings a baseline nothing pushed before accepted: a person pushes it past the gate.
+    expect((await runArgv(['git', 'push', '-q', 'origin', 'main'], { cwd: dir })).stderr).toContain('baseline-grown');
+    expect((await runArgv(['git', 'push', '-q', '--no-verify', 'origin', 'main'], { cwd: dir })).code).toBe(0);
+    await writeFiles(dir, { 'docs/specs/issue-3/tasks.md': `${TASKS_OPEN}- [x] Greet in French\n` });
+    await git(dir, ['commit', '-q', '-am', 'one more task, done']);
     const accepted = await runArgv(['git', 'push', '-q', 'origin', 'main'], { cwd: dir });
     expect(accepted.stderr).toContain('1 work item checked, none blocks');
     expect(accepted.code).toBe(0);
 
-    await writeFiles(dir, { 'docs/specs/issue-3/tasks.md': `${TASKS_OPEN}- [ ] Document the greeting\n` });
+    await writeFiles(dir, { 'docs/specs/issue-3/tasks.md': `${TASKS_OPEN}- [x] Greet in French\n- [ ] Document the greeting\n` });
     const blocked = await stop();
     expect(blocked.decision).toBe('block');
-    expect(blocked.reason).toContain('tasks.md:5:1 tasks-incomplete');
+    expect(blocked.reason).toContain('tasks.md:6:1 tasks-incomplete');
     expect(blocked.reason).not.toContain('tasks.md:4:1');
     await git(dir, ['commit', '-q', '-am', 'one more task']);
     const refused = await runArgv(['git', 'push', '-q', 'origin', 'main'], { cwd: dir });
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('docs/specs/issue-3/tasks.md:5:1  tasks-incomplete');
+    expect(refused.stderr).toContain('docs/specs/issue-3/tasks.md:6:1  tasks-incomplete');
     expect(refused.stderr).not.toContain('tasks.md:4:1');
   });
 });

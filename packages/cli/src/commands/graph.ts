@@ -13,11 +13,11 @@ import {
   type TransitionResult,
 } from '@the-loop/core';
 import { UsageError } from '../errors.js';
-import { step } from '../gate/advance.js';
+import { catchUp, followedBy, step } from '../gate/advance.js';
 import { evaluateFromDisk, type EvaluateOptions } from '../gate/evaluate.js';
 import { commitTransitions, type Decision } from '../state/commit-transitions.js';
 import { loadGraphState } from '../state/graph-state-store.js';
-import { sha256 } from '../workspace/digest.js';
+import { approvalDigest } from '../workspace/digest.js';
 import { READ_LIMITS } from '../limits.js';
 import { readBytesIfPresent } from '../workspace/read-file.js';
 import { artifactNames, resolveWorkItem } from '../workspace/read-work-item.js';
@@ -118,7 +118,12 @@ async function mutate(
   verb: string,
   decide: (state: GraphState, now: string) => Promise<Decision>,
 ): Promise<number> {
-  const outcome = await commitTransitions(repo, id, env, verb, decide);
+  const committed = await commitTransitions(repo, id, env, verb, decide);
+  // A node entered along passing gates may have written what its own gate reads (its phase):
+  // follow the pointer until it stops. A routed outcome, a choice or a force is where a person sent it.
+  const alongGates = committed.taken.length > 0 && !committed.gate?.stalled && committed.taken.every((t) => t.on === 'pass' || t.on === 'skip');
+  const follow = alongGates && verb !== 'force' ? await catchUp(repo, id, env, { env: env.env }) : undefined;
+  const outcome = follow ? followedBy(committed, follow) : committed;
   const reports = outcome.reports;
   const { state, gate } = outcome;
   const failedEffects = reports.filter((r) => r.status === 'failed');
@@ -216,7 +221,7 @@ async function approve(repo: Repo, id: string, artifact: string, by: string | un
     throw new UsageError(`${shown} cannot be approved: ${error.message}`);
   });
   if (bytes === undefined) throw new UsageError(`${shown} does not exist; there is nothing to approve`);
-  const digest = sha256(bytes);
+  const digest = approvalDigest(artifact, bytes);
   // Record the approval, then move the pointer along the gates that pass now (recording no unmet attempt).
   return mutate(repo, id, env, out, 'approve', async (state, now) => {
     const approved: GraphState = { ...state, approvals: [...state.approvals, { artifact, digest, by, at: now }] };

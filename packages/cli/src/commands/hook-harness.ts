@@ -169,7 +169,8 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
     return allow('');
   }
-  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env });
+  // Baseline entries the session added itself accept nothing here (docs/hooks.md).
+  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' });
   const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap, session: payload.sessionId }, say);
   await catchUpPointer(repo, resolution.id, state, result.currentNode, env, say);
   if (decision.kind === 'block') return decision;
@@ -193,7 +194,7 @@ async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Va
     env.stderr.write(`the-loop: ${resolution.why}\n`);
     return adapter.hooks.contextReply(event.name, undefined);
   }
-  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env })), env);
+  return contextReply(adapter, event, sessionContext(repo.config.graph, repo.config.specDir, await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' })), env);
 }
 
 async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<HookPayload> {
@@ -257,7 +258,7 @@ async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv
   } catch {
     return undefined;
   }
-  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env });
+  const result = await evaluateFromDisk(repo, edited.workItem, { env: env.env, baseline: 'committed' });
   const findings = result.findings.filter((d) => d.file === edited.file);
   if (findings.length === 0) return undefined;
   return [

@@ -100,6 +100,77 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     expect(await remoteHas(remote, 'refs/heads/main')).toBe(false);
   });
 
+  it('refuses a push whose baseline accepts findings the commits it grows from did not: a first push, a new branch, an existing one', async () => {
+    const { dir, remote } = await setUp({ [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_OPEN });
+    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
+    const main = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+
+    // Nothing was pushed before, so every entry is new: a person reviews it and pushes past the gate.
+    const first = await push(dir, 'main');
+    expect(first.code).not.toBe(0);
+    expect(first.stderr).toContain('the-loop pre-push: .the-loop/baseline.json (refs/heads/main → refs/heads/main) accepts findings that were not accepted before');
+    expect(first.stderr).toContain('.the-loop/baseline.json:5:17  baseline-grown  The baseline accepts tasks-incomplete in docs/specs/issue-3/tasks.md (');
+    expect(first.stderr).toContain('not accepted at any commit already pushed (the push shares no history with origin).');
+    expect(await remoteHas(remote, 'refs/heads/main')).toBe(false);
+    expect((await push(dir, '--no-verify', 'main')).code).toBe(0);
+
+    // A new branch: an agent accepts its own open task in the baseline to get its work item through.
+    await git(dir, ['checkout', '-q', '-b', 'feature']);
+    await writeFiles(dir, { 'docs/specs/issue-4/requirements.md': LOCKED, 'docs/specs/issue-4/tasks.md': TASKS_OPEN });
+    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'a second work item, its open task accepted']);
+    const grown = await push(dir, 'feature');
+    expect(grown.code).not.toBe(0);
+    expect(grown.stderr).toContain(`in docs/specs/issue-4/tasks.md`);
+    expect(grown.stderr).toContain(`not accepted at the commit it grows from, already pushed (${main.slice(0, 12)})`);
+    expect(grown.stderr).not.toContain('in docs/specs/issue-3/tasks.md');
+    expect(await remoteHas(remote, 'refs/heads/feature')).toBe(false);
+
+    // Doing the task instead, the baseline shrinks back and the branch goes up.
+    await writeFiles(dir, { 'docs/specs/issue-4/tasks.md': TASKS_DONE });
+    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['commit', '-q', '-am', 'do the task']);
+    const done = await push(dir, 'feature');
+    expect(done.stderr).not.toContain('baseline-grown');
+    expect(done.code).toBe(0);
+
+    // Meanwhile main accepted more on purpose (reviewed, pushed past the gate); merging main brings
+    // that along, while the branch's own growth on an existing remote branch is refused.
+    await git(dir, ['checkout', '-q', 'main']);
+    await writeFiles(dir, { [`${ITEM}/tasks.md`]: `${TASKS_OPEN}- [ ] Document the greeting\n` });
+    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['commit', '-q', '-am', 'accept one more open task, reviewed']);
+    expect((await push(dir, '--no-verify', 'main')).code).toBe(0);
+    await git(dir, ['checkout', '-q', 'feature']);
+    await git(dir, ['merge', '-q', '--no-edit', 'main']);
+    const merged = await push(dir, 'feature');
+    expect(merged.stderr).not.toContain('baseline-grown');
+    expect(merged.code).toBe(0);
+    const pushedTip = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+    await writeFiles(dir, { 'docs/specs/issue-4/tasks.md': TASKS_OPEN });
+    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['commit', '-q', '-am', 'reopen the task and accept it']);
+    const again = await push(dir, 'feature');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain(`not accepted at the commit it grows from, already pushed (${pushedTip.slice(0, 12)})`);
+    expect((await git(remote, ['rev-parse', 'feature'])).trim()).toBe(pushedTip);
+  });
+
+  it('lets a grown baseline through, reported, when baseline-grown is configured as a warning', async () => {
+    const config = `${graphConfig()}\nrules:\n  baseline-grown: warn\n`;
+    const { dir, remote } = await setUp({ '.the-loop/harness-config.yaml': config, [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_OPEN });
+    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
+    const out = await push(dir, 'main');
+    expect(out.stderr).toContain('accepts findings that were not accepted before (warnings: the push goes on)');
+    expect(out.code).toBe(0);
+    expect(await remoteHas(remote, 'refs/heads/main')).toBe(true);
+  });
+
   it('fails closed on input that is not git pre-push lines', async () => {
     const dir = await makeRepo({});
     await git(dir, ['init', '-q']);

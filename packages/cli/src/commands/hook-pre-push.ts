@@ -1,12 +1,13 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { howItEnded } from '@the-loop/core';
+import { BASELINE_FILE, howItEnded } from '@the-loop/core';
 import { blockingFindings, failsCheck, isZeroSha, parsePushUpdates, touchedWorkItems, type PushUpdate } from '@the-loop/hooks';
 import { cacheFor } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor } from '../format/colors.js';
 import { formatFinding } from '../format/findings.js';
 import { materializeCommitPaths } from '../git/commit-tree.js';
+import { baselineGrownInPush } from '../gate/baseline-growth.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { git, splitZ } from '../git/git.js';
 import { listWorkItems } from '../workspace/read-work-item.js';
@@ -20,7 +21,9 @@ export const PRE_PUSH_USAGE = `Usage: the-loop hook pre-push [--repo DIR] [--cha
 
 git's pre-push hook: reads "<local ref> <local sha> <remote ref> <remote sha>" lines on stdin,
 finds the work items the pushed commits touch under the spec root, and runs
-\`check --fail-on block\` on each as it is in the pushed commit.
+\`check --fail-on block\` on each as it is in the pushed commit. A pushed
+.the-loop/baseline.json that accepts findings the commits it grows from did not
+(\`baseline-grown\`) refuses the push too.
   --chain PATH   a previous pre-push hook to run after the gate passes (same stdin and arguments)
 Exit codes: 0 push allowed · 1 a touched work item is unmet · 2 the gate could not run (the push is refused)`;
 
@@ -37,7 +40,7 @@ export async function runPrePush(args: readonly string[], env: CommandEnv): Prom
   let checked = 0;
   for (const update of parsed.updates) {
     if (isZeroSha(update.localSha)) continue;
-    const outcome = await checkUpdate(root, update, env, c);
+    const outcome = await checkUpdate(root, update, positionals[0] ?? 'the remote', env, c);
     checked += outcome.checked;
     refused ||= outcome.refused;
   }
@@ -49,8 +52,9 @@ export async function runPrePush(args: readonly string[], env: CommandEnv): Prom
   return runChained(values.chain, positionals, stdin, root, env);
 }
 
-async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c: ReturnType<typeof colorsFor>): Promise<{ checked: number; refused: boolean }> {
-  const paths = await pushedPaths(root, update);
+async function checkUpdate(root: string, update: PushUpdate, remote: string, env: CommandEnv, c: ReturnType<typeof colorsFor>): Promise<{ checked: number; refused: boolean }> {
+  const remoteSha = !isZeroSha(update.remoteSha) && (await git(root, ['cat-file', '-e', `${update.remoteSha}^{commit}`]).then(() => true, () => false)) ? update.remoteSha : undefined;
+  const paths = await pushedPaths(root, update.localSha, remoteSha);
   return withScratchDir('push', async (temp) => {
     // The gate reads the configuration and the work items as they are in the pushed commit.
     await materializeCommitPaths(root, update.localSha, ['.the-loop'], temp);
@@ -73,15 +77,24 @@ async function checkUpdate(root: string, update: PushUpdate, env: CommandEnv, c:
       env.stderr.write(`${c.bold(`the-loop pre-push: ${id}`)} (${update.localRef} → ${update.remoteRef}) blocks at "${result.currentNode ?? 'done'}":\n`);
       env.stderr.write(`${blocking.map((d) => formatFinding(d, c, '  ')).join('\n')}\n`);
     }
+    // A push whose commits leave the baseline alone cannot grow it.
+    if (paths.includes(BASELINE_FILE)) {
+      const grown = await baselineGrownInPush(root, probe.config.gate.rules, { localSha: update.localSha, remoteSha, remote });
+      if (grown.length > 0) {
+        const blocks = grown.some((d) => d.severity === 'error');
+        refused ||= blocks;
+        env.stderr.write(`${c.bold(`the-loop pre-push: ${BASELINE_FILE}`)} (${update.localRef} → ${update.remoteRef}) accepts findings that were not accepted before${blocks ? '' : ' (warnings: the push goes on)'}:\n`);
+        env.stderr.write(`${grown.map((d) => formatFinding(d, c, '  ')).join('\n')}\n`);
+      }
+    }
     return { checked, refused };
   });
 }
 
-// Every path a pushed commit touched. For a branch the remote does not have yet, every
-// commit not already on a remote-tracking branch counts as pushed.
-async function pushedPaths(root: string, update: PushUpdate): Promise<string[]> {
-  const known = !isZeroSha(update.remoteSha) && (await git(root, ['cat-file', '-e', `${update.remoteSha}^{commit}`]).then(() => true, () => false));
-  const range = known ? [`${update.remoteSha}..${update.localSha}`] : [update.localSha, '--not', '--remotes'];
+// Every path a pushed commit touched. For a branch the remote does not have yet (or whose tip
+// is not in this clone), every commit not already on a remote-tracking branch counts as pushed.
+async function pushedPaths(root: string, localSha: string, remoteSha: string | undefined): Promise<string[]> {
+  const range = remoteSha ? [`${remoteSha}..${localSha}`] : [localSha, '--not', '--remotes'];
   return [...new Set(splitZ(await git(root, ['log', '--format=', '--name-only', '-z', '-m', '--no-renames', ...range])).map((p) => p.trim()).filter((p) => p !== ''))];
 }
 

@@ -96,3 +96,66 @@ describe('the-loop run drives the real Claude Code', () => {
     expect(log).toMatch(/\| tasks \| \[claude\/default\] \| 3 \| 600 \| 60 \|/);
   });
 });
+
+describe('the-loop run through an approval of the execution log', () => {
+  it("parks for the approver, and the approval survives what the run writes into the log after it: the phase, transitions, run usage and learnings", async () => {
+    const LOG = `${DIR}/execution-log.md`;
+    const config = [
+      'workflow:',
+      '  timeoutSeconds: 20',
+      '  graph:',
+      '    start: tasks',
+      '    nodes:',
+      '      - {id: tasks, phase: tasks-breakdown, actor: agent, produces: tasks.md, gate: [{tasksComplete: true}]}',
+      '      - {id: approval, phase: needs-review, actor: human, produces: execution-log.md, gate: [{approved: execution-log.md}]}',
+      '      - {id: complete, phase: complete, actor: code, produces: execution-log.md, gate: [{frontMatter: {phase: complete}}]}',
+      '      - {id: learnings, phase: complete, actor: agent, produces: execution-log.md, gate: [{sections: [Learnings]}]}',
+      '    edges:',
+      '      - {from: tasks, to: approval, on: pass}',
+      '      - {from: approval, to: complete, on: pass}',
+      '      - {from: complete, to: learnings, on: pass}',
+      '',
+    ].join('\n');
+    sandbox = await claudeSandbox([
+      // tasks
+      { tool: 'Write', input: { file_path: `${DIR}/tasks.md`, content: '# Tasks\n\n- [x] Write the greeting\n' } },
+      { text: 'The task is done.' },
+      // learnings, after the approval, in a fresh session
+      { tool: 'Read', input: { file_path: LOG } },
+      { tool: 'Edit', input: { file_path: LOG, old_string: '## Reviewer briefing', new_string: '## Learnings\n\n- Ask for the approval as soon as the briefing is written.\n\n## Reviewer briefing' } },
+      { text: 'The learnings are written.' },
+    ]);
+    const dir = await claudeProject(
+      {
+        '.the-loop/harness-config.yaml': config,
+        '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: ann, roles: [approver]}\n',
+        [LOG]: '---\nphase: tasks-breakdown\n---\n# Execution log\n\n## Reviewer briefing\n\nStart at tasks.md.\n',
+      },
+      ID,
+    );
+    const cli = (args: readonly string[]) => runBuiltCli(args, { cwd: dir, env: sandbox!.env, inherit: false, timeoutMs: 60_000 });
+
+    const first = await cli(['run', ID]);
+    expect([first.code, JSON.parse(first.stdout)]).toEqual([0, expect.objectContaining({ status: 'parked', currentNode: 'approval' })]);
+    // The approval moves the pointer through `complete`, whose entering writes the phase, to the learnings.
+    const approved = await cli(['graph', 'approve', ID, 'execution-log.md', '--by', 'ann', '--format', 'json']);
+    expect([approved.code, JSON.parse(approved.stdout).currentNode]).toEqual([0, 'learnings']);
+
+    const second = await cli(['run', ID]);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      status: 'complete',
+      currentNode: null,
+      nodesRun: [{ node: 'learnings', attempts: 1, outcome: 'pass' }],
+    });
+    // What the run wrote after the approval: the phase, the transitions, its usage, a learning.
+    const log = await readFile(join(dir, LOG), 'utf8');
+    expect(log).toContain('phase: complete');
+    expect(log).toMatch(/\| approval \| complete \| pass \|/);
+    expect(log).toMatch(/\| learnings \| \[claude\/default\] \| 1 \|/);
+    expect(log).toMatch(/- \S+: run \S+ took the work item out of the graph after 1 node/);
+
+    const check = await cli(['check', ID, '--format', 'json']);
+    expect([check.code, JSON.parse(check.stdout)]).toEqual([0, expect.objectContaining({ ok: true, currentNode: null, findings: [] })]);
+  });
+});

@@ -201,11 +201,19 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
     expect(state).toMatchObject({ currentNode: 'requirements', parked: { node: 'requirements' }, escalated: { node: 'requirements', reason: '3 unmet attempts at "requirements" (maxAttempts 3)' }, nodes: { requirements: { attempts: 3 } } });
     const conflicts = await p.read(`${DIR}/conflicts.md`);
     expect(conflicts).toContain('escalated at requirements');
+    // The file names the work item and the node in the command a person runs, nothing to fill in.
+    expect(conflicts).toContain(`Escalations the-loop recorded for ${ID}.`);
+    expect(conflicts).toContain(`- Resolve: \`the-loop graph force ${ID} --to requirements --reason "<what was fixed>"\` moves the work item back to requirements`);
+    expect(conflicts).not.toContain('<id>');
     expect(conflicts).toContain('- Unmet attempts: 3');
     expect(conflicts).toContain(`  - ${DIR}/requirements.md:3:9 artifact-unlocked: requirements.md is not locked: front-matter status is "in-review".`);
     expect(conflicts).toMatch(/ {2}- attempt 1 \(claude\/default, session 8d3c0b1e-0000-4000-8000-000000000001\): the harness finished; 1 finding unmet \(artifact-missing\)/);
     expect(conflicts).toMatch(/ {2}- attempt 3 \(claude\/default, session [0-9a-f-]+\): the harness finished; 1 finding unmet \(artifact-unlocked\)/);
     expect(run.events.filter((e) => e['event'] === 'node.escalated')).toHaveLength(1);
+    // A run started on the escalated item runs nothing and says the command that resolves it.
+    const again = await p.run([]);
+    expect(again.result).toMatchObject({ status: 'escalated', nodesRun: [] });
+    expect(again.result['reason']).toContain(`a person resolves it with \`the-loop graph force ${ID} --to requirements --reason <why>\``);
   });
 
   it('kills a hung harness with its whole process group at the node\'s timeoutSeconds and records the attempt', async () => {

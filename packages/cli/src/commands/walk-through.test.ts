@@ -1,6 +1,7 @@
 // The first hour of a team, end to end in a fresh git repository: init → new → check names what
 // to fill → fill it in → check passes. With the-loop's own lifecycle (approvals, evidence, review
-// rounds) up to the approver's last gate, and with the kiro preset to a work item that is done.
+// rounds) through the approver's last gate to its end, and with the kiro preset to a work item
+// that is done.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: 
 
 interface Finding {
   ruleId: string;
+  severity: string;
   file: string;
   line?: number;
   message: string;
@@ -40,7 +42,7 @@ function placeholderLines(text: string): number[] {
 }
 
 describe("the first hour with the-loop's own lifecycle", () => {
-  it('init → new → check names each placeholder → fill, approve, verify → check --fail-on block passes, waiting only on the approver', async () => {
+  it('init → new → check names each placeholder → fill, approve, verify, advance → the approver approves the log → learnings → check is ok at the end', async () => {
     const dir = await makeRepo({});
     temps.push(dir);
     await git(dir, ['init', '-q']);
@@ -86,13 +88,14 @@ describe("the first hour with the-loop's own lifecycle", () => {
       .replace('<how each boundary is protected>', 'Name input is interpolated as text, never evaluated.')
       .replace('<what is tested, at which level>', 'A unit test of greet.');
     const tasks = (await template('tasks.md')).replace('- [ ] <the first step, small enough to finish and tick>', '- [x] Write greet').replace('- [ ] <the next step>', '- [x] Test greet');
+    // The log's phase is left as the template has it: the-loop keeps it in step. Learnings are
+    // written once the work is approved and done.
     const log = (await template('execution-log.md'))
-      .replace('phase: not-started', 'phase: complete')
       .replace(/## Design critic review\n\n<!--.*?-->\n\n/s, '')
+      .replace(/\n## Learnings\n\n<.*?>\n$/s, '')
       .replace('|---|---|---|', '|---|---|---|\n| 1 | self | zero |\n| 2 | critic | zero |\n| 3 | security | zero |')
       .replace('<the user documentation that was updated, or why none was needed>', 'None: no user-visible text changed.')
-      .replace('<where a reviewer should start, and what deserves the closest look>', 'Start at src/greet.mjs.')
-      .replace('<what the next work item should do differently>', 'Keep it small.');
+      .replace('<where a reviewer should start, and what deserves the closest look>', 'Start at src/greet.mjs.');
     await writeFiles(dir, { 'docs/specs/issue-1/design.md': design, 'docs/specs/issue-1/tasks.md': tasks, 'docs/specs/issue-1/execution-log.md': log });
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-qm', 'Greet by name']);
@@ -113,6 +116,37 @@ describe("the first hour with the-loop's own lifecycle", () => {
       'verification', 'self-review', 'critic-review', 'security-review', 'evidence', 'capability-docs', 'reviewer-briefing',
     ]);
     expect(waiting.findings.map((f) => `${f.ruleId} ${f.file}`)).toEqual(['approval-missing docs/specs/issue-1/execution-log.md']);
+
+    // The approver approves the log, and the pointer moves on through \`complete\`, whose entering
+    // writes the phase its gate reads, to the learnings. the-loop's own edits (that phase, the
+    // Phase transitions rows) leave the approval standing.
+    const approved = await run(dir, 'graph', 'approve', 'issue-1', 'execution-log.md', '--by', 'ann', '--format', 'json');
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ ok: true, currentNode: 'learnings' });
+    const afterApproval = await readFile(join(dir, 'docs/specs/issue-1/execution-log.md'), 'utf8');
+    expect(afterApproval).toContain('phase: complete');
+    expect(afterApproval).toMatch(/\| human-approval \| complete \| pass \|/);
+    const learning = await check(dir, 'issue-1');
+    expect([learning.code, learning.doc.currentNode, learning.doc.findings.map((f) => `${f.ruleId} ${f.severity}`)]).toEqual([1, 'learnings', ['section-missing error']]);
+
+    // The last agent node writes what the next work item should do differently.
+    await writeFiles(dir, { 'docs/specs/issue-1/execution-log.md': `${afterApproval}\n## Learnings\n\n- Keep each work item this small.\n` });
+    const finished = await run(dir, 'graph', 'advance', 'issue-1', '--format', 'json');
+    expect([finished.code, JSON.parse(finished.stdout).currentNode]).toEqual([0, null]);
+    const done = await check(dir, 'issue-1');
+    expect([done.code, done.doc.ok, done.doc.currentNode, done.doc.findings]).toEqual([0, true, null, []]);
+
+    // An agent that changes what the approver read is caught, however small the change.
+    const complete = await readFile(join(dir, 'docs/specs/issue-1/execution-log.md'), 'utf8');
+    await writeFiles(dir, { 'docs/specs/issue-1/execution-log.md': complete.replace('Start at src/greet.mjs.', 'Start at src/greet.mjs; nothing else needs a look.') });
+    const forged = await check(dir, 'issue-1');
+    expect([forged.code, forged.doc.ok, forged.doc.currentNode]).toEqual([1, false, 'human-approval']);
+    // The log's phase and the recorded pointer now claim more than the artifacts support, too.
+    expect(forged.doc.findings.map((f) => `${f.ruleId} ${f.file}`)).toEqual([
+      'approval-stale docs/specs/issue-1/execution-log.md',
+      'phase-mismatch docs/specs/issue-1/execution-log.md',
+      'phase-mismatch docs/specs/issue-1/graph-state.json',
+    ]);
   }, 60_000);
 });
 

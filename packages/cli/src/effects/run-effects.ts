@@ -72,7 +72,7 @@ async function editLog(effect: Extract<Effect, { kind: 'log-transition' | 'set-l
 async function recordConflict(effect: Extract<Effect, { kind: 'record-conflict' }>, ctx: EffectContext): Promise<EffectReport> {
   const path = join(ctx.repo.specRoot, ctx.id, CONFLICTS_FILE);
   try {
-    await writeFileAtomic(path, appendConflict(await readIfPresent(path, { within: ctx.repo.root, maxBytes: READ_LIMITS.artifact }), effect.entry));
+    await writeFileAtomic(path, appendConflict(await readIfPresent(path, { within: ctx.repo.root, maxBytes: READ_LIMITS.artifact }), ctx.id, effect.entry));
   } catch (error) {
     return { ...effect, status: 'failed', detail: `cannot write ${CONFLICTS_FILE}: ${(error as Error).message}` };
   }

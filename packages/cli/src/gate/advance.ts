@@ -69,17 +69,36 @@ export async function step(repo: Repo, id: string, state: GraphState, now: strin
 
 /**
  * Move a work item's recorded pointer along the edges whose gates already pass, recording no
- * unmet attempt: what the Stop hook and `graph approve` do after they act. A work item with no
- * graph state, escalated or out of the graph is left alone; undefined when nothing moved.
+ * unmet attempt: what the Stop hook and `graph …` do after they act. Entering a node may write
+ * what its own gate reads (the default `complete` node writes the log's phase), so the pointer
+ * is moved again while it moves, once per node at most. A work item with no graph state,
+ * escalated or out of the graph is left alone; undefined when nothing moved.
  */
 export async function catchUp(repo: Repo, id: string, env: CommitEnv, evaluate: EvaluateOptions = {}): Promise<Committed | undefined> {
-  const applied = await commitTransitions(
-    repo,
-    id,
-    env,
-    'catch-up',
-    async (state, now) => (state.currentNode === null || state.currentNode === ESCALATED_NODE ? { results: [] } : step(repo, id, state, now, { recordUnmet: false, evaluate })),
-    { withoutState: 'leave' },
-  );
-  return applied && applied.taken.length > 0 ? applied : undefined;
+  let moved: Committed | undefined;
+  for (let i = 0; i < repo.config.graph.nodes.length; i += 1) {
+    const applied = await commitTransitions(
+      repo,
+      id,
+      env,
+      'catch-up',
+      async (state, now) => (state.currentNode === null || state.currentNode === ESCALATED_NODE ? { results: [] } : step(repo, id, state, now, { recordUnmet: false, evaluate })),
+      { withoutState: 'leave' },
+    );
+    if (!applied || applied.taken.length === 0) break;
+    moved = moved === undefined ? applied : followedBy(moved, applied);
+  }
+  return moved;
+}
+
+/** One commit followed by another, as one: from the first's node to the second's state. */
+export function followedBy(first: Committed, then: Committed): Committed {
+  return {
+    from: first.from,
+    state: then.state,
+    effects: [...first.effects, ...then.effects],
+    reports: [...first.reports, ...then.reports],
+    taken: [...first.taken, ...then.taken],
+    gate: then.gate ?? first.gate,
+  };
 }

@@ -1,14 +1,19 @@
-import { applyRuleLevels, BASELINE_FILE, baselineGrew, serializeBaseline, type Baseline, type Diagnostic } from '@the-loop/core';
+import { applyRuleLevels, BASELINE_FILE, baselineGrew, baselineUnion, baselineWithin, serializeBaseline, type Baseline, type Diagnostic, type RuleLevels } from '@the-loop/core';
 import { loadBaseline, parsed } from '../workspace/baseline-file.js';
 import type { Repo } from '../workspace/repo.js';
-import { git, splitZ } from '../git/git.js';
+import { git, readObjects } from '../git/git.js';
+
+/** The baseline's text as committed at `rev`, or undefined when the commit has none. */
+async function baselineTextAt(root: string, rev: string): Promise<string | undefined> {
+  // Paths are taken relative to the project root, which may sit below the repository's top.
+  const [bytes] = await readObjects(root, [`${rev}:./${BASELINE_FILE}`]);
+  return bytes?.toString('utf8');
+}
 
 /** The baseline as committed at `rev`, or undefined when the commit has none. */
 export async function baselineAt(root: string, rev: string): Promise<Baseline | undefined> {
-  // Paths are taken relative to the project root, which may sit below the repository's top.
-  const listed = splitZ(await git(root, ['ls-tree', '-z', '--name-only', rev, '--', BASELINE_FILE]));
-  if (listed.length === 0) return undefined;
-  return parsed((await git(root, ['cat-file', 'blob', `${rev}:./${BASELINE_FILE}`])).toString('utf8'), `${BASELINE_FILE} at ${rev}`);
+  const text = await baselineTextAt(root, rev);
+  return text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at ${rev}`);
 }
 
 /**
@@ -22,4 +27,41 @@ export async function baselineGrownSince(repo: Repo, ref: string): Promise<Diagn
   const base = (await git(repo.root, ['merge-base', ref, 'HEAD'])).toString('utf8').trim();
   const before = await baselineAt(repo.root, base);
   return applyRuleLevels(baselineGrew(before, now, serializeBaseline(now), ref), repo.config.gate.rules);
+}
+
+/**
+ * `baseline-grown` for every entry the baseline of a pushed commit accepts beyond what was
+ * already pushed: the baselines of the commits the pushed ones grow from (their parents that a
+ * remote-tracking branch, or the remote's own tip `remoteSha`, already holds), taken together so
+ * a merge of the default branch brings its reviewed entries along. A push whose every commit is
+ * already on a remote adds nothing; one that shares no history with what was pushed before
+ * compares with no baseline at all, so each of its entries is new.
+ */
+export async function baselineGrownInPush(root: string, rules: RuleLevels, pushed: { localSha: string; remoteSha?: string | undefined; remote: string }): Promise<Diagnostic[]> {
+  const text = await baselineTextAt(root, pushed.localSha);
+  if (text === undefined) return [];
+  const now = parsed(text, `${BASELINE_FILE} at ${pushed.localSha}`);
+  const not = ['--not', ...(pushed.remoteSha ? [pushed.remoteSha] : []), '--remotes'];
+  const lines = (await git(root, ['rev-list', '--boundary', pushed.localSha, ...not])).toString('utf8').split('\n').filter((line) => line !== '');
+  const boundary = lines.filter((line) => line.startsWith('-')).map((line) => line.slice(1));
+  if (lines.length === boundary.length) return [];
+  const before = baselineUnion(await Promise.all(boundary.map((sha) => baselineAt(root, sha))));
+  const short = boundary.map((sha) => sha.slice(0, 12)).join(', ');
+  const since = boundary.length === 0 ? `any commit already pushed (the push shares no history with ${pushed.remote})` : `the commit${boundary.length === 1 ? '' : 's'} it grows from, already pushed (${short})`;
+  return applyRuleLevels(baselineGrew(before, now, text, since), rules);
+}
+
+/**
+ * The working tree's baseline without what it grew beyond HEAD's: what a harness hook honours,
+ * so an agent that adds its own findings to the baseline in its session gets nothing for it: the
+ * entries count once committed, where pre-push and `check --changed-from` judge their growth.
+ * Undefined when the working tree has no baseline.
+ */
+export async function baselineAsCommitted(repo: Repo): Promise<Baseline | undefined> {
+  const now = await loadBaseline(repo);
+  if (!now) return undefined;
+  // No repository or no commit yet: nothing is committed, so nothing is accepted. A committed
+  // baseline that does not parse stays the configuration error it is.
+  const text = await baselineTextAt(repo.root, 'HEAD').catch(() => undefined);
+  return baselineWithin(now, text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at HEAD`));
 }

@@ -24,6 +24,7 @@ import { findingsDigest, sha256 } from '../workspace/digest.js';
 import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
+import { baselineAsCommitted } from './baseline-growth.js';
 import { forgeApprovals } from './forge-approvals.js';
 
 export interface EvaluateOptions {
@@ -35,6 +36,11 @@ export interface EvaluateOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** `--pr N`: the pull request whose reviews approve, under `approvals.source: github`. */
   readonly pullRequest?: number | undefined;
+  /**
+   * Which baseline accepts findings: the working tree's (the default), or `committed`, the
+   * working tree's without what it grew beyond HEAD's — what the harness hooks honour.
+   */
+  readonly baseline?: 'working-tree' | 'committed';
 }
 
 /**
@@ -42,10 +48,10 @@ export interface EvaluateOptions {
  * Approvals, approvers and the recorded pointer come from graph state (or, under
  * `approvals.source: github`, the pull request's reviews) and `.the-loop/collaborators.yaml`;
  * a corrupt state file fails the gate (`graph-state-invalid`). Findings
- * `.the-loop/baseline.json` accepts are marked `baselined` and fail nothing.
+ * `.the-loop/baseline.json` accepts (see `options.baseline`) are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  const [input, baseline] = await Promise.all([gatherInput(repo, id, options), loadBaseline(repo)]);
+  const [input, baseline] = await Promise.all([gatherInput(repo, id, options), options.baseline === 'committed' ? baselineAsCommitted(repo) : loadBaseline(repo)]);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
   return baseline ? applyBaseline(result, input, baseline, sha256) : result;
 }

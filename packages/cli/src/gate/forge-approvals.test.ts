@@ -249,6 +249,56 @@ describe('approvals from pull-request reviews (REST)', () => {
     expect(approvalNode(result)).toBe('wait');
   });
 
+  it("holds a review of the execution log through the-loop's own edits of it after the review, and not through a word changed elsewhere", async () => {
+    // The issue's labels follow the work item; this test is about the log, so any label call succeeds.
+    const server = await github((req, res) => {
+      if (!req.url?.includes('/labels')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      return true;
+    });
+    const config = [
+      restConfig(server.url),
+      'approvals:\n  source: github',
+      'workflow:',
+      '  graph:',
+      '    start: implementation',
+      '    nodes:',
+      '      - {id: implementation, phase: implementation, actor: agent, produces: tasks.md, gate: [{tasksComplete: true}]}',
+      '      - {id: approval, phase: needs-review, actor: human, produces: execution-log.md, gate: [{approved: execution-log.md}]}',
+      '      - {id: complete, phase: complete, actor: code, produces: execution-log.md, gate: [{frontMatter: {phase: complete}}]}',
+      '    edges:',
+      '      - {from: implementation, to: approval, on: pass}',
+      '      - {from: approval, to: complete, on: pass}',
+      '',
+    ].join('\n');
+    const root = await makeRepo({
+      '.the-loop/harness-config.yaml': config,
+      '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: alice, roles: [approver]}\n',
+      [`${DIR}/tasks.md`]: TASKS_DONE,
+      [`${DIR}/execution-log.md`]: '---\nphase: needs-review\n---\n# Execution log\n\n## Reviewer briefing\n\nStart at src/greet.mjs.\n',
+    });
+    await git(root, ['init', '-q']);
+    await git(root, ['checkout', '-q', '-b', 'feature']);
+    await git(root, ['add', '-A']);
+    await git(root, ['commit', '-q', '-m', 'ready for review']);
+    server.serve([{ login: 'alice', state: 'APPROVED', commit: (await git(root, ['rev-parse', 'HEAD'])).trim() }]);
+
+    // The approval moves the work item on: the-loop writes its phase and the transition rows into the log.
+    const advanced = await run(['graph', 'advance', ID, '--pr', '7', '--format', 'json'], root);
+    expect(advanced.code).toBe(0);
+    const log = await readFile(join(root, DIR, 'execution-log.md'), 'utf8');
+    expect(log).toContain('phase: complete');
+    expect(log).toMatch(/\| approval \| complete \| pass \|/);
+    const after = await check(root);
+    expect(approvalFindings(after.result)).toEqual([]);
+    expect([after.code, after.result.ok, after.result.currentNode]).toEqual([0, true, null]);
+
+    await writeFiles(root, { [`${DIR}/execution-log.md`]: log.replace('Start at src/greet.mjs.', 'Start anywhere.') });
+    const changed = await check(root);
+    expect(approvalFindings(changed.result)).toEqual(['approval-stale']);
+    expect(changed.code).toBe(1);
+  });
+
   it('refuses graph approve (exit 2), saying where approvals come from, and writes nothing', async () => {
     const server = await github();
     const { root } = await project(restConfig(server.url));

@@ -3,7 +3,7 @@ import { ghCall, restCall, restToken } from '../github/client.js';
 import { choosePullRequest } from '../github/pull-request.js';
 import { deadline, ghPullRequestPort, restPullRequestPort, type PullRequestPort, type Review } from '../github/reviews.js';
 import { git, readObjects } from '../git/git.js';
-import { sha256 } from '../workspace/digest.js';
+import { approvalDigest } from '../workspace/digest.js';
 import type { Repo } from '../workspace/repo.js';
 
 /** Where GitHub is reached from, and which pull request a command named. */
@@ -24,7 +24,7 @@ const reads = new WeakMap<Repo, Map<string, Promise<ReviewRead>>>();
 /**
  * The approvals GitHub authenticated for a work item: for each reviewer whose latest review of
  * the pull request is `APPROVED` (not dismissed, not followed by `CHANGES_REQUESTED`), one
- * approval per artifact, bound to the SHA-256 of the artifact's bytes at the reviewed commit.
+ * approval per artifact, bound to the artifact at the reviewed commit as `graph approve` binds it.
  * Whether the reviewer is an approver, and whether those bytes are the file's now, is the gate's
  * to judge. No pull request, no token or no answer leaves no approvals and says why.
  */
@@ -41,7 +41,7 @@ export async function forgeApprovals(repo: Repo, github: GitHubConfig, input: Wo
       const copy = copies(review.commit, artifact);
       return {
         artifact,
-        digest: 'bytes' in copy ? sha256(copy.bytes) : '',
+        digest: 'bytes' in copy ? approvalDigest(artifact, copy.bytes) : '',
         by: loginOf(review.login),
         at: review.submittedAt,
         reviewed: { commit: review.commit, url: review.url, ...('problem' in copy ? { problem: copy.problem } : {}) },

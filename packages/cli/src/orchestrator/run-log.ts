@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { EXECUTION_LOG, appendTableRow, appendToSection, type RunUsage } from '@the-loop/core';
+import { EXECUTION_LOG, LEARNINGS, RUN_USAGE, appendTableRow, appendToSection, type RunUsage } from '@the-loop/core';
 import { READ_LIMITS } from '../limits.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { readIfPresent } from '../workspace/read-file.js';
@@ -7,10 +7,8 @@ import type { Repo } from '../workspace/repo.js';
 import { withStateLock } from '../state/graph-state-store.js';
 
 // What a run writes into the execution log, beside what its transitions write.
-export const RUN_USAGE = 'Run usage';
 export const REVIEW_CYCLES = 'Review cycles';
 export const REVIEW_GAPS = 'Review gaps';
-export const LEARNINGS = 'Learnings';
 
 /** How an edit of the execution log went: `skipped` when there is no log and the edit may not create one. */
 export type LogEdit = { status: 'done' } | { status: 'skipped' | 'failed'; detail: string };

@@ -162,7 +162,8 @@ class Run {
     const id = state.currentNode;
     if (id === null) return { status: 'complete', reason: 'the work item left the graph through its last node' };
     if (state.escalated || id === ESCALATED_NODE) {
-      return { status: 'escalated', reason: `the work item is escalated${state.escalated ? ` at "${state.escalated.node}": ${state.escalated.reason}` : ''}; a person resolves it with \`the-loop graph force\`` };
+      const to = state.escalated?.node ?? '<node>';
+      return { status: 'escalated', reason: `the work item is escalated${state.escalated ? ` at "${state.escalated.node}": ${state.escalated.reason}` : ''}; a person resolves it with \`the-loop graph force ${this.r.id} --to ${to} --reason <why>\`` };
     }
     if (this.visits.length >= this.r.maxNodes) return { status: 'budget-exhausted', reason: `--max-nodes ${this.r.maxNodes} reached before "${id}"` };
     if (this.remainingMs() === 0) return { status: 'budget-exhausted', reason: `--budget-seconds ${this.r.budgetSeconds} spent before "${id}"` };

@@ -75,6 +75,8 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   try {
     handle = await open(target, flags);
   } catch (error) {
+    // Removed since the check (a lock released, a file replaced by rename): absent, not unreadable.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UnreadableFile(systemReason(error));
   }
   try {

@@ -1,10 +1,10 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
+import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
-import { sha256 } from './digest.js';
+import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
 // The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
@@ -115,10 +115,10 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(join(dir, name), repo.root, folderChecked, repo.cache);
+        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache);
         if (!read) return;
         files.set(name, read.source);
-        if (read.digest) digests.set(name, read.digest);
+        if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
@@ -135,7 +135,7 @@ function realRoot(repo: Repo): Promise<string> {
   return real;
 }
 
-async function readArtifact(path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; digest?: string } | undefined> {
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
@@ -153,8 +153,9 @@ async function readArtifact(path: string, root: string, folderChecked: boolean, 
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    const digest = sha256(bytes);
-    return { source: cache ? { text, facts: await cache.facts(digest, text) } : { text }, digest };
+    const facts = cache ? await cache.facts(sha256(bytes), text) : undefined;
+    const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
+    return { source: facts ? { text, facts } : { text }, approvalDigest: approvalDigest(name, bytes, text, parsed) };
   } catch (error) {
     return unreadable((error as Error).message);
   }

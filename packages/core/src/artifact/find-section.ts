@@ -10,3 +10,10 @@ export function findSection(artifact: Artifact, title: string): Section | undefi
   const wanted = normalizeTitle(title);
   return artifact.sections.find((section) => normalizeTitle(section.title) === wanted);
 }
+
+/** The 1-based line of a section's heading, and the line of the next heading at its level or above (Infinity at the end). */
+export function sectionSpan(artifact: Artifact, section: Section): { start: number; end: number } {
+  const start = section.position.line;
+  const next = artifact.sections.find((s) => s.position.line > start && s.depth <= section.depth);
+  return { start, end: next ? next.position.line : Number.POSITIVE_INFINITY };
+}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { getDefaultGraph } from '../graph/compile-graph.js';
-import { applyBaseline, baselineEntries, baselineGrowth, baselineOf, parseBaseline, serializeBaseline, type Baseline } from './baseline.js';
+import { applyBaseline, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, parseBaseline, serializeBaseline, type Baseline } from './baseline.js';
 
 const DIR = 'docs/specs/w';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -81,6 +81,53 @@ describe('baselineGrowth', () => {
     ]);
     expect(baselineGrowth(after, before).map((g) => g.entry.lineDigest)).toEqual(['00000000000000bb']);
     expect(baselineGrowth(undefined, before)).toHaveLength(2);
+  });
+});
+
+// Baselines over a few keys, so that generated ones share entries.
+const someBaseline: fc.Arbitrary<Baseline> = fc
+  .uniqueArray(
+    fc.record({
+      ruleId: fc.constantFrom('tasks-incomplete' as const, 'section-empty' as const),
+      file: fc.constantFrom(`${DIR}/tasks.md`, `${DIR}/design.md`),
+      lineDigest: fc.constantFrom('00000000000000aa', '00000000000000bb'),
+      count: fc.integer({ min: 1, max: 4 }),
+      message: fc.constant('m'),
+    }),
+    { selector: (e) => `${e.ruleId} ${e.file} ${e.lineDigest}`, maxLength: 8 },
+  )
+  .map(baselineOf);
+const counts = (b: Baseline | undefined) => new Map((b?.findings ?? []).map((e) => [`${e.ruleId} ${e.file} ${e.lineDigest}`, e.count]));
+
+describe('baselineUnion and baselineWithin', () => {
+  it('a union accepts what each baseline accepts, each entry as often as the most, and no more (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(someBaseline, { nil: undefined }), { maxLength: 4 }), (list) => {
+        const union = baselineUnion(list);
+        if (list.every((b) => b === undefined)) expect(union).toBeUndefined();
+        for (const b of list) if (b) expect(baselineGrowth(union, b)).toEqual([]);
+        for (const [key, count] of counts(union)) expect(count).toBe(Math.max(...list.map((b) => counts(b).get(key) ?? 0)));
+      }),
+    );
+  });
+
+  it('within a limit keeps what the limit accepts too, and nothing it grew beyond it (property)', () => {
+    fc.assert(
+      fc.property(someBaseline, fc.option(someBaseline, { nil: undefined }), (baseline, limit) => {
+        const within = baselineWithin(baseline, limit);
+        expect(baselineGrowth(limit, within)).toEqual([]);
+        expect(baselineGrowth(within, baseline).length).toBe(baselineGrowth(limit, baseline).length);
+        for (const [key, count] of counts(within)) expect(count).toBe(Math.min(counts(baseline).get(key)!, counts(limit).get(key)!));
+      }),
+    );
+  });
+
+  it('a session that accepted its own new finding has it accepted no more', () => {
+    const entry = (lineDigest: string, count: number) => ({ ruleId: 'tasks-incomplete' as const, file: `${DIR}/tasks.md`, lineDigest, count, message: 'm' });
+    const committed = baselineOf([entry('00000000000000aa', 1)]);
+    const edited = baselineOf([entry('00000000000000aa', 2), entry('00000000000000bb', 1)]);
+    expect(baselineWithin(edited, committed)).toEqual(committed);
+    expect(baselineWithin(edited, undefined)).toEqual(baselineOf([]));
   });
 });
 

@@ -134,6 +134,35 @@ export function baselineGrowth(before: Baseline | undefined, after: Baseline): B
   });
 }
 
+/**
+ * One baseline that accepts whatever any of `baselines` accepts, each entry as often as the one
+ * that counts it most: what several commits accepted between them. Undefined when none has a baseline.
+ */
+export function baselineUnion(baselines: ReadonlyArray<Baseline | undefined>): Baseline | undefined {
+  const present = baselines.filter((b): b is Baseline => b !== undefined);
+  if (present.length === 0) return undefined;
+  const widest = new Map<string, BaselineEntry>();
+  for (const entry of present.flatMap((b) => b.findings)) {
+    const seen = widest.get(keyOf(entry));
+    if (!seen || entry.count > seen.count) widest.set(keyOf(entry), entry);
+  }
+  return baselineOf([...widest.values()]);
+}
+
+/**
+ * `baseline` without what it grew beyond `limit`: each entry counted no more often than `limit`
+ * counts it, and dropped when `limit` does not accept it (or there is no `limit`).
+ */
+export function baselineWithin(baseline: Baseline, limit: Baseline | undefined): Baseline {
+  const allowed = new Map((limit?.findings ?? []).map((entry) => [keyOf(entry), entry.count]));
+  return baselineOf(
+    baseline.findings.flatMap((entry) => {
+      const count = Math.min(entry.count, allowed.get(keyOf(entry)) ?? 0);
+      return count > 0 ? [{ ...entry, count }] : [];
+    }),
+  );
+}
+
 function compareEntries(a: BaselineEntry, b: BaselineEntry): number {
   return compareText(a.file, b.file) || compareText(a.ruleId, b.ruleId) || compareText(a.lineDigest, b.lineDigest);
 }

@@ -12,9 +12,9 @@ const entry = {
 };
 
 describe('appendConflict', () => {
-  it('starts conflicts.md with a header and one entry per escalation, each line on one line', () => {
-    const first = appendConflict(undefined, entry);
-    expect(first).toContain('# Conflicts\n');
+  it('starts conflicts.md with a header naming the work item and one entry per escalation, each line on one line', () => {
+    const first = appendConflict(undefined, 'issue-7', entry);
+    expect(first).toContain('# Conflicts\n\nEscalations the-loop recorded for issue-7.');
     expect(first).toContain(
       [
         '## 2026-03-01T10:00:00.000Z: escalated at design',
@@ -26,10 +26,11 @@ describe('appendConflict', () => {
         '- Tried:',
         '  - attempt 1: claude exited 0; the gate was unmet',
         '  - attempt 2: claude timed out',
+        '- Resolve: `the-loop graph force issue-7 --to design --reason "<what was fixed>"` moves the work item back to design; name another node to send it there instead.',
         '',
       ].join('\n'),
     );
-    const second = appendConflict(first, { ...entry, at: '2026-03-02T10:00:00.000Z', findings: [], tried: [] });
+    const second = appendConflict(first, 'issue-7', { ...entry, at: '2026-03-02T10:00:00.000Z', findings: [], tried: [] });
     expect(second.startsWith(first)).toBe(true);
     expect(parseArtifact('conflicts.md', second).sections.map((s) => s.title)).toEqual([
       'Conflicts',

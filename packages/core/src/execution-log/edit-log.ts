@@ -1,8 +1,7 @@
 import { isMap } from 'yaml';
-import { findSection } from '../artifact/find-section.js';
+import { findSection, sectionSpan } from '../artifact/find-section.js';
 import { frontMatterBlock } from '../artifact/markdown-tree.js';
 import { parseArtifact } from '../artifact/parse-artifact.js';
-import type { Artifact, Section } from '../artifact/types.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
 import type { TransitionRow } from '../graph-state/effects.js';
 
@@ -33,6 +32,12 @@ export function setFrontMatterValue(text: string, key: string, value: string): E
 
 /** The execution log's table of lifecycle transitions. */
 export const PHASE_TRANSITIONS = 'Phase transitions';
+
+/** The execution log's table of what each run's harness calls used (written by `the-loop run`). */
+export const RUN_USAGE = 'Run usage';
+
+/** The execution log's section of what the next work item should do differently, written once the work is done. */
+export const LEARNINGS = 'Learnings';
 
 /** Append a row to the log's "Phase transitions" table, creating the section or table when absent. */
 export function appendTransitionRow(text: string, row: TransitionRow): string {
@@ -97,13 +102,6 @@ function appendSection(text: string, title: string, body: readonly string[]): st
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const trimmed = text.replace(/\s+$/, '');
   return `${trimmed}${trimmed ? `${eol}${eol}` : ''}## ${title}${eol}${eol}${body.join(eol)}${eol}`;
-}
-
-// The 1-based line of a section's heading, and the line of the next heading at its level or above.
-function sectionSpan(artifact: Artifact, section: Section): { start: number; end: number } {
-  const start = section.position.line;
-  const next = artifact.sections.find((s) => s.position.line > start && s.depth <= section.depth);
-  return { start, end: next ? next.position.line : Number.POSITIVE_INFINITY };
 }
 
 function columnKey(column: string): string {

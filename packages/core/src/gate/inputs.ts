@@ -39,7 +39,7 @@ export interface WorkItemInput {
   readonly approvalsUnavailable?: string | undefined;
   /** Approvals graph-state.json records that the approval source does not read (under `github`): reported, never counted. */
   readonly ignoredApprovals?: readonly Approval[] | undefined;
-  /** SHA-256 (hex) of each file, for approvals. */
+  /** For approvals: SHA-256 (hex) of what an approval of each file covers (see `approvedContent`). */
   readonly digests?: ReadonlyMap<string, string> | undefined;
   /** Logins with the `approver` role in `.the-loop/collaborators.yaml`. */
   readonly approvers?: readonly string[] | undefined;

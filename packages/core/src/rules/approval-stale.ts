@@ -3,7 +3,7 @@ import { defineRule, oneNodeGraph, report, type Rule, type RuleExamples } from '
 
 export const rule: Rule = defineRule({
   id: 'approval-stale',
-  summary: 'An approval (recorded, or a pull-request review) covers other bytes than the file now has.',
+  summary: 'An approval (recorded, or a pull-request review) covers other content than the file now has.',
   predicates: {
     approved: (names, ctx) => {
       const { target } = approvalTarget(names, ctx);
@@ -15,7 +15,7 @@ export const rule: Rule = defineRule({
         const commit = reviewed.commit.slice(0, 12);
         return [
           report(rule, {
-            message: `${target.name} was approved by ${stale.by} in a review of commit ${commit} at ${stale.at}, but ${reviewed.problem ?? 'its bytes at that commit differ from the file now'}.`,
+            message: `${target.name} was approved by ${stale.by} in a review of commit ${commit} at ${stale.at}, but ${reviewed.problem ?? 'its copy at that commit differs from the file now'}.`,
             file: target.artifact.path,
             position: { line: 1, column: 1 },
             node: ctx.node.id,
