@@ -102,7 +102,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
 
   it('refuses a push whose baseline accepts findings the commits it grows from did not: a first push, a new branch, an existing one', async () => {
     const { dir, remote } = await setUp({ [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_OPEN });
-    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline'], { cwd: dir })).code).toBe(0);
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
     const main = (await git(dir, ['rev-parse', 'HEAD'])).trim();
@@ -119,7 +119,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     // A new branch: an agent accepts its own open task in the baseline to get its work item through.
     await git(dir, ['checkout', '-q', '-b', 'feature']);
     await writeFiles(dir, { 'docs/specs/issue-4/requirements.md': LOCKED, 'docs/specs/issue-4/tasks.md': TASKS_OPEN });
-    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'a second work item, its open task accepted']);
     const grown = await push(dir, 'feature');
@@ -131,7 +131,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
 
     // Doing the task instead, the baseline shrinks back and the branch goes up.
     await writeFiles(dir, { 'docs/specs/issue-4/tasks.md': TASKS_DONE });
-    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
     await git(dir, ['commit', '-q', '-am', 'do the task']);
     const done = await push(dir, 'feature');
     expect(done.stderr).not.toContain('baseline-grown');
@@ -141,7 +141,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     // that along, while the branch's own growth on an existing remote branch is refused.
     await git(dir, ['checkout', '-q', 'main']);
     await writeFiles(dir, { [`${ITEM}/tasks.md`]: `${TASKS_OPEN}- [ ] Document the greeting\n` });
-    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
     await git(dir, ['commit', '-q', '-am', 'accept one more open task, reviewed']);
     expect((await push(dir, '--no-verify', 'main')).code).toBe(0);
     await git(dir, ['checkout', '-q', 'feature']);
@@ -151,7 +151,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
     expect(merged.code).toBe(0);
     const pushedTip = (await git(dir, ['rev-parse', 'HEAD'])).trim();
     await writeFiles(dir, { 'docs/specs/issue-4/tasks.md': TASKS_OPEN });
-    expect((await runBuiltCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline', '--update'], { cwd: dir })).code).toBe(0);
     await git(dir, ['commit', '-q', '-am', 'reopen the task and accept it']);
     const again = await push(dir, 'feature');
     expect(again.code).not.toBe(0);
@@ -162,7 +162,7 @@ describe('the installed pre-push hook (real git, a bare remote)', () => {
   it('lets a grown baseline through, reported, when baseline-grown is configured as a warning', async () => {
     const config = `${graphConfig()}\nrules:\n  baseline-grown: warn\n`;
     const { dir, remote } = await setUp({ '.the-loop/harness-config.yaml': config, [`${ITEM}/requirements.md`]: LOCKED, [`${ITEM}/tasks.md`]: TASKS_OPEN });
-    expect((await runBuiltCli(['baseline'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['baseline'], { cwd: dir })).code).toBe(0);
     await git(dir, ['add', '-A']);
     await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
     const out = await push(dir, 'main');
