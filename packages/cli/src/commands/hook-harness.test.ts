@@ -106,6 +106,26 @@ describe('Claude Code Stop', () => {
     expect(counters['claude:issue-7'].count).toBe(6);
   });
 
+  it('a stop that changes no counter neither waits for the lock nor writes the counters', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7', 'docs/specs/issue-7/tasks.md': TASKS_DONE });
+    // Another live hook holds the lock: an allowed stop with no counter to clear still answers.
+    const lock = `${process.pid} ${hostname()} ${new Date().toISOString()}\n`;
+    await writeFiles(dir, { '.the-loop/local/.lock': lock });
+    const out = await stop('claude', dir);
+    expect(out.json).toEqual({});
+    expect(out.stderr).toContain('every gate passes');
+    await expect(readFile(join(dir, '.the-loop/local/stop-counters.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(dir, '.the-loop/local/.lock'), 'utf8')).toBe(lock);
+  });
+
+  it('clears a counter left by earlier blocks under the lock once the item is done', async () => {
+    const dir = await openItem({ '.the-loop/current': 'issue-7' });
+    expect((await stop('claude', dir)).json?.['decision']).toBe('block');
+    await writeFiles(dir, { 'docs/specs/issue-7/tasks.md': TASKS_DONE });
+    expect((await stop('claude', dir)).json).toEqual({});
+    expect(JSON.parse(await readFile(join(dir, '.the-loop/local/stop-counters.json'), 'utf8'))).toEqual({});
+  });
+
   it('never cycles block-allow-block in one session; once a person resolves the escalation, a new session is held again', async () => {
     const dir = await openItem({ '.the-loop/current': 'issue-7' }, graphConfig({ cap: 1 }));
     expect((await stop('claude', dir)).json?.['decision']).toBe('block');

@@ -1,7 +1,7 @@
 import { decideStop, decideStopFailure, StopCountersSchema, type StopCounter, type StopDecision, type StopFailureInput } from '@the-loop/hooks';
 import type { WorkItemResult } from '@the-loop/core';
 import { sha256 } from '../workspace/digest.js';
-import { readStateFile, withLocalLock, writeStateFile } from './local-state.js';
+import { localDir, readStateFile, withLocalLock, writeStateFile } from './local-state.js';
 
 export const COUNTERS_FILE = 'stop-counters.json';
 
@@ -51,6 +51,20 @@ async function withCounters(
   decide: (previous: StopCounter | undefined) => StopDecision,
   timeoutMs?: number,
 ): Promise<StopDecision> {
+  // Most stops leave the counter as it was (an item done or waiting on a human, a count already
+  // escalated): decided on a read without the lock, they write nothing. The file is only ever
+  // replaced whole, so this read sees one version of it, and answering from it is answering just
+  // before whichever hook replaces it next. A stop that changes the counter, or a file that
+  // cannot be read cleanly, takes the lock and decides again.
+  let clean = true;
+  const seen = await readStateFile(await localDir(root), COUNTERS_FILE, StopCountersSchema, () => {
+    clean = false;
+  });
+  if (clean) {
+    const previous = seen?.[key];
+    const decision = decide(previous);
+    if (sameCounter(previous, decision.counter)) return decision;
+  }
   return withLocalLock(
     root,
     async (dir) => {
@@ -63,4 +77,9 @@ async function withCounters(
     },
     timeoutMs === undefined ? {} : { timeoutMs },
   );
+}
+
+function sameCounter(a: StopCounter | undefined, b: StopCounter | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.digest === b.digest && a.count === b.count && a.session === b.session && a.escalated === b.escalated;
 }
