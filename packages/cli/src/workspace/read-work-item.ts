@@ -98,7 +98,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   const dir = join(repo.specRoot, id);
   const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
-  const digests = new Map<string, string>();
+  const digests = new Map<string, () => string>();
   let present: Set<string>;
   try {
     present = new Set(await readdir(dir));
@@ -121,7 +121,57 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
-  return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests };
+  return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests: new DigestsOnDemand(digests) };
+}
+
+/**
+ * Approval digests, each computed the first time it is asked for. The execution log's means
+ * rewriting its front-matter through the YAML document model, and most runs check no approval
+ * of it: computed for every item, it was about a tenth of a warm report.
+ */
+class DigestsOnDemand implements ReadonlyMap<string, string> {
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly pending: ReadonlyMap<string, () => string>) {}
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  has(name: string): boolean {
+    return this.pending.has(name);
+  }
+
+  get(name: string): string | undefined {
+    let digest = this.known.get(name);
+    if (digest === undefined) {
+      const compute = this.pending.get(name);
+      if (compute === undefined) return undefined;
+      digest = compute();
+      this.known.set(name, digest);
+    }
+    return digest;
+  }
+
+  keys(): MapIterator<string> {
+    return this.pending.keys();
+  }
+
+  entries(): MapIterator<[string, string]> {
+    return new Map([...this.pending.keys()].map((name) => [name, this.get(name)!] as [string, string])).entries();
+  }
+
+  values(): MapIterator<string> {
+    return new Map(this.entries()).values();
+  }
+
+  forEach(callback: (digest: string, name: string, map: ReadonlyMap<string, string>) => void): void {
+    for (const [name, digest] of this.entries()) callback(digest, name, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.entries();
+  }
 }
 
 // The repository's own path, links resolved: once a run, not once a work item.
@@ -135,7 +185,7 @@ function realRoot(repo: Repo): Promise<string> {
   return real;
 }
 
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: string } | undefined> {
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
@@ -155,7 +205,15 @@ async function readArtifact(name: string, path: string, root: string, folderChec
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
     const facts = cache ? await cache.facts(sha256(bytes), text) : undefined;
     const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
-    return { source: facts ? { text, facts } : { text }, approvalDigest: approvalDigest(name, bytes, text, parsed) };
+    // A digest that cannot be computed matches no approval, so the gate stays shut.
+    const digest = () => {
+      try {
+        return approvalDigest(name, bytes, text, parsed);
+      } catch {
+        return '';
+      }
+    };
+    return { source: facts ? { text, facts } : { text }, approvalDigest: digest };
   } catch (error) {
     return unreadable((error as Error).message);
   }
