@@ -82,8 +82,9 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
+    // A first read of the size the file says it holds and one byte more: most files end there.
     const read = boundedRead(maxBytes);
-    for (let chunk = read.next(); read.keep(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead); chunk = read.next());
+    for (let chunk = read.next(opened.size + 1); read.keep(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead); chunk = read.next());
     return read.bytes();
   } finally {
     await handle.close();
