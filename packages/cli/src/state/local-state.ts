@@ -57,16 +57,19 @@ async function ownFolder(path: string): Promise<void> {
 /**
  * Read a JSON state file: undefined when absent, and also when it cannot be read, is not JSON or
  * is not what the-loop wrote — then `discarded` hears why, and the next write replaces it.
+ * `within` is the folder the file must really lie in: `dir` once {@link localDir} has checked
+ * it, else the repository (a read that needs no folder made).
  */
 export async function readStateFile<S extends v.GenericSchema>(
   dir: string,
   name: string,
   schema: S,
   discarded: (why: string) => void,
+  within = dir,
 ): Promise<v.InferOutput<S> | undefined> {
   let text: string | undefined;
   try {
-    text = await readIfPresent(join(dir, name), { within: dir, maxBytes: READ_LIMITS.local });
+    text = await readIfPresent(join(dir, name), { within, maxBytes: READ_LIMITS.local });
   } catch (error) {
     discarded(`${LOCAL_DIR}/${name} cannot be read (${(error as Error).message}); discarded, it is rebuilt`);
     return undefined;

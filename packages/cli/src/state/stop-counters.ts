@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { decideStop, decideStopFailure, StopCountersSchema, type StopCounter, type StopDecision, type StopFailureInput } from '@the-loop/hooks';
 import type { WorkItemResult } from '@the-loop/core';
 import { sha256 } from '../workspace/digest.js';
-import { localDir, readStateFile, withLocalLock, writeStateFile } from './local-state.js';
+import { LOCAL_DIR, readStateFile, withLocalLock, writeStateFile } from './local-state.js';
 
 export const COUNTERS_FILE = 'stop-counters.json';
 
@@ -57,9 +58,15 @@ async function withCounters(
   // before whichever hook replaces it next. A stop that changes the counter, or a file that
   // cannot be read cleanly, takes the lock and decides again.
   let clean = true;
-  const seen = await readStateFile(await localDir(root), COUNTERS_FILE, StopCountersSchema, () => {
-    clean = false;
-  });
+  const seen = await readStateFile(
+    join(root, LOCAL_DIR),
+    COUNTERS_FILE,
+    StopCountersSchema,
+    () => {
+      clean = false;
+    },
+    root,
+  );
   if (clean) {
     const previous = seen?.[key];
     const decision = decide(previous);
