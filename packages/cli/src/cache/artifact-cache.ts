@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
@@ -35,7 +36,8 @@ export function artifactCache(root: string): ArtifactCache {
     base ??= insideRepository(root, dir);
     let checked = inside.get(bucket);
     if (!checked) {
-      checked = base.then(async (ok) => ok && (await lstat(join(dir, bucket))).isDirectory()).catch(() => false);
+      // Synchronous, as the entries are read: a warm run touches a bucket for most of its entries.
+      checked = base.then((ok) => ok && lstatSync(join(dir, bucket)).isDirectory()).catch(() => false);
       inside.set(bucket, checked);
     }
     if (await checked) return true;
