@@ -2,8 +2,10 @@
 // from any subfolder of the project, colour can be turned off, and a fix names the real work item.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
+import { runCli } from './main.js';
 import { git, makeRepo } from './test-support/cli.js';
 import { runInProcess } from './test-support/in-process.js';
 
@@ -131,5 +133,36 @@ describe('fix hints name the real work item and artifact', () => {
     const result = await run(dir, ['check', 'issue-7', '--format', 'json']);
     const finding = (JSON.parse(result.stdout) as { findings: { ruleId: string; fix: string }[] }).findings.find((f) => f.ruleId === 'artifact-missing');
     expect(finding?.fix).toBe('Write requirements.md or bugfix.md in docs/specs/issue-7/.');
+  });
+});
+
+describe('stdin is opened only by a command that reads it', () => {
+  // Opening the process's stdin costs start-up time on every run; only the hooks read it.
+  const envWithStdin = (dir: string, opened: string[]) => {
+    const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+    return {
+      cwd: dir,
+      env: { NO_COLOR: '1' },
+      stdout: sink(),
+      stderr: sink(),
+      get stdin() {
+        opened.push('stdin');
+        return Readable.from([Buffer.from(JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }))]);
+      },
+      now: () => new Date(),
+      adapters: BUILT_IN_ADAPTERS,
+    };
+  };
+
+  it('check and report, with or without --no-color, never open it; the Stop hook does', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '# Requirements\n\nSign in.\n' });
+    for (const argv of [['check', 'issue-1', '--format', 'json'], ['--no-color', 'check', 'issue-1'], ['report', '--format', 'json']]) {
+      const opened: string[] = [];
+      expect(await runCli(argv, envWithStdin(dir, opened))).toBe(1);
+      expect(opened).toEqual([]);
+    }
+    const opened: string[] = [];
+    expect(await runCli(['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1', '--no-color'], envWithStdin(dir, opened))).toBe(0);
+    expect(opened).toEqual(['stdin']);
   });
 });

@@ -64,11 +64,10 @@ export async function runCli(argv: readonly string[], given: CommandEnv): Promis
   const { args, env: options } = globalOptions(argv, given);
   // Whatever a command prints passes through here: no control character from an artifact, a
   // folder name or a critic reaches a terminal or a log raw (decision 073).
-  const env: CommandEnv = {
-    ...options,
+  const env = withFields(options, {
     stdout: neutralizing(options.stdout, colorEnabled(options.stdout, options.env)),
     stderr: neutralizing(options.stderr, colorEnabled(options.stderr, options.env)),
-  };
+  });
   const [name, ...rest] = args;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -106,7 +105,13 @@ function globalOptions(argv: readonly string[], env: CommandEnv): { args: string
   const own = end === -1 ? argv : argv.slice(0, end);
   if (!own.includes('--no-color')) return { args: [...argv], env };
   const args = [...own.filter((arg) => arg !== '--no-color'), ...(end === -1 ? [] : argv.slice(end))];
-  return { args, env: { ...env, env: { ...env.env, NO_COLOR: '1' } } };
+  return { args, env: withFields(env, { env: { ...env.env, NO_COLOR: '1' } }) };
+}
+
+// The environment with some fields replaced. A spread would read every getter, and reading
+// `stdin` opens it: a cost on every run that never reads it (all but the hooks).
+function withFields(env: CommandEnv, fields: Partial<CommandEnv>): CommandEnv {
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(env), ...Object.getOwnPropertyDescriptors(fields) }) as CommandEnv;
 }
 
 function processEnv(): CommandEnv {
