@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { getDefaultGraph } from './compile-graph.js';
+import { compileGraphData, getDefaultGraph } from './compile-graph.js';
 import { PRESET_NAMES, PRESETS, presetGraph } from '../config/presets.js';
 import { mainLine } from '../gate/evaluate-work-item.js';
 import { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './default-graph.data.js';
@@ -15,6 +15,14 @@ describe('the default graph', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(parse(DEFAULT_GRAPH_YAML)).toEqual(DEFAULT_GRAPH_DATA);
+  });
+
+  it('is the graph its data compiles to through the schema, field for field and in the same order', () => {
+    const compiled = compileGraphData(DEFAULT_GRAPH_DATA, (_path, message) => ({ file: '<default graph>', line: 1, column: 1, message }));
+    if (!compiled.ok) throw new Error(compiled.issues.map((i) => i.message).join('; '));
+    const shipped = getDefaultGraph();
+    expect(shipped).toStrictEqual(compiled.graph);
+    expect(JSON.stringify({ ...shipped, byId: [...shipped.byId] })).toBe(JSON.stringify({ ...compiled.graph, byId: [...compiled.graph.byId] }));
   });
 
   it('splits the review chain that hid inside needs-review into its own nodes', () => {
