@@ -1,5 +1,6 @@
 // How the CLI is bundled, shared by the build and the profiler so both run the same code.
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /** esbuild options for the CLI and report-worker bundles, written to `outdir`. */
 export function cliBundleOptions(root, outdir) {
@@ -14,7 +15,7 @@ export function cliBundleOptions(root, outdir) {
     target: 'node20',
     conditions: ['source'],
     logLevel: 'warning',
-    plugins: [plainFieldsInMarkdownIt],
+    plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse],
   };
 }
 
@@ -37,6 +38,37 @@ const plainFieldsInMarkdownIt = {
       });
       if (fields < EXPECTED_FIELDS) throw new Error(`markdown-it's build has ${fields} class fields where ${EXPECTED_FIELDS} or more were expected: review scripts/cli-bundle.mjs`);
       return { contents, loader: 'js' };
+    });
+  },
+};
+
+// entities decodes its packed table of HTML entities into a trie when its module loads, about
+// 1.5 ms of every start-up, though only text holding a `&` ever needs it and a run on warm
+// caches parses nothing. The bundle builds the trie on its first use instead. The table's module
+// and its one reader are rewritten; any other shape means entities changed: the build stops.
+const TREE = /export const htmlDecodeTree = \/\* #__PURE__ \*\/ (decodeTrieDict\([^\n]*\));\n/;
+const TREE_IMPORT = 'import { htmlDecodeTree } from "./generated/decode-data-html.js";';
+const TREE_READ = 'const decodeTree = htmlDecodeTree;';
+
+const entityTrieOnFirstUse = {
+  name: 'entity-trie-on-first-use',
+  setup(build) {
+    const rewrite = (path, contents) => ({ contents, loader: 'js', resolveDir: dirname(path) });
+    const changed = () => new Error("entities' build is not the shape scripts/cli-bundle.mjs rewrites: review it");
+    build.onLoad({ filter: /[\\/]entities[\\/]dist[\\/]generated[\\/]decode-data-html\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      if (!TREE.test(source)) throw changed();
+      return rewrite(path, source.replace(TREE, (_whole, call) => `export let htmlDecodeTree;\nexport function loadHtmlDecodeTree() {\n  return (htmlDecodeTree ??= ${call});\n}\n`));
+    });
+    build.onLoad({ filter: /[\\/]entities[\\/]dist[\\/]decode\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      // Its import, the one read, a comment and a re-export (which nothing in the CLI imports).
+      const uses = source.match(/\bhtmlDecodeTree\b/g)?.length ?? 0;
+      if (uses !== 4 || source.split(TREE_IMPORT).length !== 2 || source.split(TREE_READ).length !== 2) throw changed();
+      const contents = source
+        .replace(TREE_IMPORT, 'import { htmlDecodeTree, loadHtmlDecodeTree } from "./generated/decode-data-html.js";')
+        .replace(TREE_READ, 'const decodeTree = htmlDecodeTree ?? loadHtmlDecodeTree();');
+      return rewrite(path, contents);
     });
   },
 };

@@ -6,7 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 import { runCli } from './main.js';
-import { git, makeRepo } from './test-support/cli.js';
+import { git, makeRepo, runBuiltCli } from './test-support/cli.js';
 import { runInProcess } from './test-support/in-process.js';
 
 const temps: string[] = [];
@@ -164,5 +164,20 @@ describe('stdin is opened only by a command that reads it', () => {
     const opened: string[] = [];
     expect(await runCli(['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1', '--no-color'], envWithStdin(dir, opened))).toBe(0);
     expect(opened).toEqual(['stdin']);
+  });
+});
+
+describe('the built CLI reads character references as the sources do', () => {
+  // The bundle builds entities' table of named references on first use (scripts/cli-bundle.mjs).
+  it('named and numeric references decode in the bundle exactly as in process', async () => {
+    const dir = await repo({
+      'docs/specs/issue-1/requirements.md': '---\nstatus: approved\n---\n# R\n\n## Security considerations\n\n- **Tok&eacute;ns &amp; keys**: kept server-side\n',
+      'docs/specs/issue-1/design.md': '# D\n\n## Security&#x20;design\n\nCaf&eacute; &copy; &notanentity; &NotNestedGreaterGreater;\n',
+    });
+    const argv = ['check', 'issue-1', '--repo', dir, '--format', 'json', '--no-cache'];
+    const built = await runBuiltCli(argv, { cwd: dir });
+    expect(built.stderr).toBe('');
+    expect(built.stdout).toContain('Trust boundary \\"Tokéns & keys\\"');
+    expect(built.stdout).toBe((await run(dir, argv)).stdout);
   });
 });
