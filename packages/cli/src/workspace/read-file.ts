@@ -1,4 +1,4 @@
-import { constants, fstatSync, openSync, closeSync, readSync, type Stats } from 'node:fs';
+import { constants, fstatSync, lstatSync, openSync, closeSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -111,6 +111,77 @@ function boundedRead(maxBytes: number) {
 }
 
 /**
+ * {@link readBytesIfPresent} done synchronously, with the same checks in the same order and the
+ * same refusals. For a run that reads many files and has nothing else to do meanwhile (the
+ * report's evaluation, in the main thread or a worker): each asynchronous `lstat`, `open`,
+ * `fstat`, `read` and `close` is a round trip through libuv's thread pool that costs more than
+ * the call itself. Every wait it could meet is bounded as the asynchronous form's is: only a
+ * regular file is opened, with `O_NONBLOCK`, and read to at most its cap.
+ */
+export function readBytesSync(path: string, options: ReadOptions = {}): Buffer | undefined {
+  const maxBytes = options.maxBytes ?? READ_LIMITS.config;
+  if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
+  let link: Stats;
+  try {
+    link = lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UnreadableFile(systemReason(error));
+  }
+  if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
+  let target = path;
+  let info = link;
+  if (options.within !== undefined && (link.isSymbolicLink() || options.folderChecked !== true)) {
+    let root = options.within;
+    try {
+      root = realpathSync(options.within);
+    } catch {
+      // As the asynchronous form: an unresolvable root is compared as written.
+    }
+    try {
+      target = link.isSymbolicLink() ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
+    } catch (error) {
+      throw new UnreadableFile(linkReason(error));
+    }
+    if (escapes(root, target)) {
+      throw new UnreadableFile(`${link.isSymbolicLink() ? 'it is a symbolic link' : 'its folder is reached through a symbolic link'} out of the repository (to ${target})`);
+    }
+  }
+  if (target !== path || link.isSymbolicLink()) {
+    try {
+      info = statSync(target);
+    } catch (error) {
+      throw new UnreadableFile(linkReason(error));
+    }
+  }
+  if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
+  if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
+  let fd: number;
+  try {
+    fd = openSync(target, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.within !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UnreadableFile(systemReason(error));
+  }
+  try {
+    return readOpenedSync(fd, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// The descriptor checked again (a regular file, within its cap), then read to one byte past the cap.
+function readOpenedSync(fd: number, maxBytes: number): Buffer {
+  const info = fstatSync(fd);
+  if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
+  if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
+  const read = boundedRead(maxBytes);
+  for (let chunk = read.next(info.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
+  return read.bytes();
+}
+
+/**
  * {@link readBytesIfPresent} for a small record the-loop writes itself and reads on every warm run
  * (a cache entry), in a folder the caller has checked lies inside the repository: synchronously,
  * since each asynchronous open, stat, read and close is a round trip of its own, and with no
@@ -127,13 +198,7 @@ export function readRecordSync(path: string, maxBytes: number): Buffer | undefin
     throw new UnreadableFile(code === 'ELOOP' ? 'it is a symbolic link' : systemReason(error));
   }
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
-    if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
-    // The whole file in one read (and one more that finds its end), as small records are.
-    const read = boundedRead(maxBytes);
-    for (let chunk = read.next(info.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
-    return read.bytes();
+    return readOpenedSync(fd, maxBytes);
   } finally {
     closeSync(fd);
   }

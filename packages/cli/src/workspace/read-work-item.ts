@@ -1,9 +1,10 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
-import { escapes, readBytesIfPresent } from './read-file.js';
+import { escapes, readBytesSync } from './read-file.js';
 import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
@@ -90,7 +91,9 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
 }
 
 /**
- * Read a work item's artifact files through the one bounded reader. A file that cannot be read
+ * Read a work item's artifact files through the bounded reader's synchronous form: a report
+ * reads thousands of small files with nothing else to do meanwhile, and each asynchronous call
+ * would be a round trip through libuv's thread pool costing more than the call. A file that cannot be read
  * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
  * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
  */
@@ -101,7 +104,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   const digests = new Map<string, () => string>();
   let present: Set<string>;
   try {
-    present = new Set(await readdir(dir));
+    present = new Set(readdirSync(dir));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
@@ -110,7 +113,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     present = new Set();
   }
   // One check for the folder; each file that is itself a link is checked again by the reader.
-  const folderChecked = present.size > 0 && !escapes(await realRoot(repo), await realpath(dir).catch(() => dir));
+  const folderChecked = present.size > 0 && !escapes(realRoot(repo), realPathOr(dir));
   await Promise.all(
     names
       .filter((name) => present.has(name))
@@ -175,20 +178,28 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
 }
 
 // The repository's own path, links resolved: once a run, not once a work item.
-const realRoots = new WeakMap<Repo, Promise<string>>();
-function realRoot(repo: Repo): Promise<string> {
+const realRoots = new WeakMap<Repo, string>();
+function realRoot(repo: Repo): string {
   let real = realRoots.get(repo);
-  if (!real) {
-    real = realpath(repo.root);
+  if (real === undefined) {
+    real = realpathSync(repo.root);
     realRoots.set(repo, real);
   }
   return real;
 }
 
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
-    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
+    const bytes = readBytesSync(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
     // Listed a moment ago and gone now: absent, as if it had never been listed.
     if (bytes === undefined) return undefined;
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
