@@ -1,6 +1,6 @@
-// Builds the CLI and report's worker thread as minified CommonJS bundles, the CLI with a V8
-// code cache (start-up time is a budget), and the library packages' dist/ (JavaScript +
-// declarations) for other tools.
+// Builds the CLI as a minified CommonJS bundle with a V8 code cache (start-up time is a budget;
+// report's worker threads run the same bundle through the same cache), and the library packages'
+// dist/ (JavaScript + declarations) for other tools.
 import { build } from 'esbuild';
 import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cliBundleOptions } from './cli-bundle.mjs';
+import { cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliDist = `${root}packages/cli/dist`;
@@ -16,6 +16,7 @@ await rm(cliDist, { recursive: true, force: true });
 // One CommonJS file per entry: V8's code cache (see bin/the-loop.cjs) works for scripts, and
 // lazily imported commands become lazily initialised modules inside the bundle.
 await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
+await writeWorkerEntry(cliDist);
 await writeCodeCache();
 // The configuration's JSON Schema ships with the CLI: `the-loop init` links it from the file it writes.
 await copyFile(`${root}schemas/harness-config.schema.json`, `${cliDist}/harness-config.schema.json`);

@@ -1,12 +1,12 @@
 // How the CLI is bundled, shared by the build and the profiler so both run the same code.
-import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
-/** esbuild options for the CLI and report-worker bundles, written to `outdir`. */
+/** esbuild options for the CLI bundle, written to `outdir`. */
 export function cliBundleOptions(root, outdir) {
   return {
     absWorkingDir: root,
-    entryPoints: { 'the-loop': 'packages/cli/src/main.ts', 'report-worker': 'packages/cli/src/report-worker.ts' },
+    entryPoints: { 'the-loop': 'packages/cli/src/main.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -17,6 +17,34 @@ export function cliBundleOptions(root, outdir) {
     logLevel: 'warning',
     plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse],
   };
+}
+
+// `report`'s worker threads run the CLI's own bundle through its code cache, as the launcher
+// does (bin/the-loop.cjs): a bundle of their own, without a cache, cost each worker 50 to 100 ms
+// compiling it, and then every parser function again on its first call. Written beside the bundle.
+const WORKER_ENTRY = `'use strict';
+// Entry of the report's worker threads: the CLI bundle beside it, through its V8 code cache.
+const { readFileSync } = require('node:fs');
+const { createRequire, wrap } = require('node:module');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
+
+const bundle = join(__dirname, 'the-loop.cjs');
+let cachedData;
+try {
+  cachedData = readFileSync(\`\${bundle}.cache\`);
+} catch {
+  cachedData = undefined;
+}
+const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+const bundled = { exports: {} };
+script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, __dirname);
+bundled.exports.reportWorker();
+`;
+
+/** Write the entry of `report`'s worker threads into `outdir`, beside the CLI bundle. */
+export async function writeWorkerEntry(outdir) {
+  await writeFile(join(outdir, 'report-worker.cjs'), WORKER_ENTRY);
 }
 
 // markdown-it's build turns each class field into a call of a `_defineProperty` helper, and every

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliBundleOptions } from './cli-bundle.mjs';
+import { cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const separator = process.argv.indexOf('--');
@@ -31,6 +31,7 @@ const PHASES = [
 const work = mkdtempSync(join(tmpdir(), 'the-loop-profile-'));
 try {
   await build(cliBundleOptions(root, work));
+  await writeWorkerEntry(work);
   // As the real launcher does: compiled through V8's code cache, written by a first run.
   const launcher = join(work, 'run.cjs');
   writeFileSync(
@@ -59,7 +60,7 @@ try {
     env: { ...process.env, NO_COLOR: '1' },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
-  const modules = new Map([...['the-loop.cjs', 'report-worker.cjs'].map((file) => [file, moduleRanges(readFileSync(join(work, file), 'utf8'))])]);
+  const modules = new Map([['the-loop.cjs', moduleRanges(readFileSync(join(work, 'the-loop.cjs'), 'utf8'))]]);
   const totals = new Map();
   const phases = new Map();
   const functions = new Map();

@@ -53,6 +53,14 @@ function helpText(adapters: readonly HarnessAdapter[]): string {
   ].join('\n');
 }
 
+/**
+ * The entry of `report`'s worker threads: they run this same bundle, compiled through the same
+ * code cache as the CLI, so a worker compiles next to nothing. Loaded lazily, as commands are.
+ */
+export async function reportWorker(): Promise<void> {
+  await (await import('./report-worker.js')).serve();
+}
+
 /** Entry point: runs one command and sets the process exit code once. */
 export async function main(argv: readonly string[], env: CommandEnv = processEnv()): Promise<number> {
   const code = await runCli(argv, env);

@@ -1,30 +1,28 @@
-// Worker thread for `report` over many work items: evaluates the chunks of ids it is given, in
-// order, writing their items to each chunk's file and posting back only the totals. Each worker
-// opens the repository itself, so only ids, file names and totals cross threads.
+// Worker thread for `report` over many work items: takes chunks of ids from the counter the
+// threads share until none is left, writes their items to each chunk's file and posts back only
+// the totals. Each worker opens the repository itself, so only ids, file names and totals cross
+// threads. It runs from the CLI's own bundle, through the launcher's code cache (`reportWorker`
+// in main.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';
-import { evaluateChunk, type ChunkTask } from './gate/evaluate-many.js';
+import { evaluateChunk, takeChunk, type SharedChunks } from './gate/evaluate-many.js';
 import { loadRepo } from './workspace/repo.js';
 
 interface Setup {
   readonly root: string;
   /** Whether the report reads through the artifact cache. */
   readonly cache: boolean;
+  readonly shared: SharedChunks;
 }
 
-async function serve(setup: Setup): Promise<void> {
-  const opened = await loadRepo(setup.root);
-  const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root) } : opened;
+/** Evaluate chunks for the report that started this worker until every chunk is taken. */
+export async function serve(): Promise<void> {
+  const setup = workerData as Setup;
   const port = parentPort;
   if (!port) return;
-  port.on('message', (task: ChunkTask | { done: true }) => {
-    if ('done' in task) {
-      port.close();
-      return;
-    }
-    void evaluateChunk(repo, task).then((totals) => port.postMessage({ chunk: task.chunk, totals }));
-  });
-  port.postMessage({ ready: true });
+  const opened = await loadRepo(setup.root);
+  const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root) } : opened;
+  for (let chunk = takeChunk(setup.shared); chunk !== undefined; chunk = takeChunk(setup.shared)) {
+    port.postMessage({ chunk, totals: await evaluateChunk(repo, setup.shared, chunk) });
+  }
 }
-
-void serve(workerData as Setup);

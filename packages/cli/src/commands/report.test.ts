@@ -1,15 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import { graphConfig, LOCKED, makeRepo, runBuiltCli, TASKS_DONE, TASKS_OPEN } from '../test-support/cli.js';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { graphConfig, LOCKED, makeRepo, runBuiltCli, runCli, TASKS_DONE, TASKS_OPEN } from '../test-support/cli.js';
 
 describe('report over enough work items to share them between threads', () => {
-  it('reports every item once, in order, with the same verdicts a single thread gives', async () => {
+  const ids = Array.from({ length: 450 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
+  let dir: string;
+  beforeAll(async () => {
     const files: Record<string, string> = { '.the-loop/harness-config.yaml': graphConfig() };
-    const ids = Array.from({ length: 450 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
     ids.forEach((id, i) => {
       files[`docs/specs/${id}/requirements.md`] = LOCKED;
       files[`docs/specs/${id}/tasks.md`] = i % 3 === 0 ? TASKS_OPEN : TASKS_DONE;
     });
-    const dir = await makeRepo(files);
+    dir = await makeRepo(files);
+  });
+
+  it('reports every item once, in order, with the same verdicts a single thread gives', async () => {
     const out = await runBuiltCli(['report', '--format', 'json'], { cwd: dir });
     expect(out.code).toBe(1);
     const report = JSON.parse(out.stdout) as { workItems: number; ok: boolean; findingsByRule: Record<string, number>; items: { workItem: string; ok: boolean }[] };
@@ -17,5 +24,18 @@ describe('report over enough work items to share them between threads', () => {
     expect(report.items.map((item) => item.workItem)).toEqual(ids);
     expect(report.items.filter((item) => !item.ok).map((item) => item.workItem)).toEqual(ids.filter((_, i) => i % 3 === 0));
     expect(report.findingsByRule['tasks-incomplete']).toBe(150);
+    // From source the report runs on one thread: the built CLI's threads print the same bytes.
+    const cold = await runBuiltCli(['report', '--format', 'json', '--no-cache'], { cwd: dir });
+    expect(cold.stdout).toBe(out.stdout);
+    expect((await runCli(['report', '--format', 'json', '--no-cache'], { cwd: dir })).stdout).toBe(out.stdout);
+  }, 60_000);
+
+  it('fails, printing no report, when a worker thread dies', async () => {
+    // Loaded into every thread the process starts: each worker ends at once with code 3.
+    const preload = join(await mkdtemp(join(tmpdir(), 'the-loop-preload-')), 'worker-dies.cjs');
+    await writeFile(preload, "if (!require('node:worker_threads').isMainThread) process.exit(3);\n");
+    const out = await runBuiltCli(['report', '--format', 'json', '--no-cache'], { cwd: dir, env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect([out.code, out.stdout]).toEqual([2, '']);
+    expect(out.stderr).toContain('a report worker exited with code 3 before finishing its work');
   }, 60_000);
 });

@@ -18,52 +18,48 @@ export interface SpooledReport extends ChunkTotals {
   readonly files: readonly string[];
 }
 
-/** A chunk of work items for a worker thread, and where its items go. */
-export interface ChunkTask {
-  readonly chunk: number;
-  readonly ids: readonly string[];
-  readonly file: string;
+/**
+ * The work of a report shared between threads: the chunks of ids in order, the folder their
+ * items are written to (chunk `n` to `n.jsonl`), and a counter in shared memory from which every
+ * thread takes the next chunk. Taking needs no other thread, so none waits for a busy one.
+ */
+export interface SharedChunks {
+  readonly chunks: readonly (readonly string[])[];
+  readonly spool: string;
+  readonly next: Int32Array;
 }
 
-// Evaluation left, estimated from the second chunk, above which worker threads start: a worker
-// takes about 60 ms to start and warm up, more on a loaded machine, and a warm cache makes an
-// item cost about 2 ms.
+// Evaluation left, estimated from the first chunk, above which worker threads start: a worker
+// takes about 50 ms to start, more on a loaded machine, and a warm cache makes an item cost
+// about 2 ms.
 const WORKER_WORTH_MS = 250;
+// The first chunk only measures what an item costs, so that a long run starts its workers early.
+const PROBE_ITEMS = 4;
 
 /**
  * Evaluate every work item for the report, in id order, a chunk at a time: each chunk's items
  * are written as JSON lines to a file of its own in `spool`, and only the totals are kept, so
- * memory stays flat whatever the number of items. When the second chunk shows that the rest
- * would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and take
- * chunks as they come free. `workerUrl` is the bundled worker entry, absent when running from
- * source.
+ * memory stays flat whatever the number of items. When the first, small chunk shows that the
+ * rest would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and
+ * take chunks beside this thread. `workerUrl` is the worker entry, absent when running from source.
  */
 export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string): Promise<SpooledReport> {
   const threads = Math.min(availableParallelism(), 4);
-  const size = Math.min(64, Math.max(2, Math.ceil(ids.length / (8 * threads))));
-  const chunks: string[][] = [];
-  for (let at = 0; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
-  const files = chunks.map((_, chunk) => join(spool, `${chunk}.jsonl`));
-  const parts: ChunkTotals[] = [];
-  let next = 0;
-  const take = (): ChunkTask | undefined => {
-    if (next >= chunks.length) return undefined;
-    const chunk = next;
-    next += 1;
-    return { chunk, ids: chunks[chunk] as string[], file: files[chunk] as string };
-  };
-
+  const shared: SharedChunks = { chunks: chunked(ids, threads), spool, next: new Int32Array(new SharedArrayBuffer(4)) };
+  const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
-  let warmedUp = 0;
-  for (let task = take(); task; task = take()) {
-    parts[task.chunk] = await evaluateChunk(repo, task);
-    // The first chunk pays for warming up; the second says what an item costs from then on.
-    if (task.chunk === 0) warmedUp = performance.now();
-    else if (task.chunk === 1 && workerUrl && threads > 1) {
-      const perItem = (performance.now() - warmedUp) / task.ids.length;
-      const left = perItem * (ids.length - (chunks[0]?.length ?? 0) - task.ids.length);
-      if (left > WORKER_WORTH_MS) {
-        for (let i = 1; i < threads; i += 1) workers.push(runWorker(workerUrl, repo, take, (chunk, totals) => (parts[chunk] = totals)));
+  const started = performance.now();
+  for (let chunk = takeChunk(shared); chunk !== undefined; chunk = takeChunk(shared)) {
+    parts[chunk] = await evaluateChunk(repo, shared, chunk);
+    // What the first items cost, warm-up included, says what the rest would: an overestimate,
+    // which only starts workers a little more readily.
+    const perItem = (performance.now() - started) / (shared.chunks[0]?.length ?? 1);
+    if (chunk === 0 && workerUrl && threads > 1 && perItem * (ids.length - (shared.chunks[0]?.length ?? 0)) > WORKER_WORTH_MS) {
+      for (let i = 1; i < threads; i += 1) {
+        const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
+        // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
+        worker.catch(() => undefined);
+        workers.push(worker);
       }
     }
   }
@@ -71,42 +67,53 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
 
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   let complete = 0;
-  for (const part of parts) {
+  for (const [chunk, part] of parts.entries()) {
+    // Never a report with a gap: a chunk no thread finished fails the report.
+    if (!part) throw new Error(`the report's chunk ${chunk} was taken by a worker that did not finish it`);
     mergeTotals(totals, part.totals);
     complete += part.complete;
   }
-  return { totals, complete, files };
+  return { totals, complete, files: shared.chunks.map((_, chunk) => chunkFile(shared, chunk)) };
+}
+
+// A small first chunk to measure by, then chunks small enough that the threads finish together
+// (about eight a thread) and large enough that taking one costs nothing.
+function chunked(ids: readonly string[], threads: number): string[][] {
+  const size = Math.min(32, Math.max(2, Math.ceil(ids.length / (8 * threads))));
+  const chunks: string[][] = [ids.slice(0, PROBE_ITEMS)];
+  for (let at = PROBE_ITEMS; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
+  return chunks;
+}
+
+/** The next chunk no thread has taken, or undefined when every chunk is taken. */
+export function takeChunk(shared: SharedChunks): number | undefined {
+  const chunk = Atomics.add(shared.next, 0, 1);
+  return chunk < shared.chunks.length ? chunk : undefined;
+}
+
+function chunkFile(shared: SharedChunks, chunk: number): string {
+  return join(shared.spool, `${chunk}.jsonl`);
 }
 
 /** Evaluate a chunk of work items in order, write their report items to the chunk's file, and give their totals. */
-export async function evaluateChunk(repo: Repo, task: ChunkTask): Promise<ChunkTotals> {
+export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkTotals> {
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
-  // Eight at a time: enough to overlap reading with parsing, which is CPU-bound; each item in
-  // flight holds its texts and trees, and 32 of them took 80 MB more at 10,000 items.
-  const results = await mapLimit(task.ids, 8, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
+  // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
+  // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
+  const results = await mapLimit(shared.chunks[chunk] ?? [], 8, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
   const lines = results.map((result) => `${JSON.stringify(countItem(totals, result))}\n`);
-  writeFileSync(task.file, lines.join(''));
+  writeFileSync(chunkFile(shared, chunk), lines.join(''));
   return { totals, complete: results.filter((result) => result.ok).length };
 }
 
-/** A worker thread taking chunks until there are none left; it settles once the worker is done. */
-function runWorker(url: URL, repo: Repo, take: () => ChunkTask | undefined, done: (chunk: number, totals: ChunkTotals) => void): Promise<void> {
+/** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
+function runWorker(url: URL, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkTotals) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(url, { workerData: { root: repo.root, cache: repo.cache !== undefined } });
-    let working: number | undefined;
-    const give = (): void => {
-      const task = take();
-      working = task?.chunk;
-      worker.postMessage(task ?? { done: true });
-    };
-    worker.on('message', (message: { ready: true } | { chunk: number; totals: ChunkTotals }) => {
-      if ('chunk' in message) done(message.chunk, message.totals);
-      give();
-    });
+    const worker = new Worker(url, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
+    worker.on('message', (message: { chunk: number; totals: ChunkTotals }) => done(message.chunk, message.totals));
     worker.once('error', reject);
-    // A worker that ends while it holds a chunk would leave a gap in the report: that fails it.
-    worker.once('exit', (code) => (working === undefined && code === 0 ? resolve() : reject(new Error(`a report worker exited with code ${code} before finishing its work`))));
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a report worker exited with code ${code} before finishing its work`))));
   });
 }
