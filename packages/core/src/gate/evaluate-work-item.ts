@@ -56,8 +56,8 @@ interface Verdict {
  * review table). Pure: the same input always gives the same result.
  */
 export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: GateSettings = DEFAULT_GATE_SETTINGS): WorkItemResult {
-  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
-  const line = mainLine(graph);
+  const { line, creators, alternatives } = shapeOf(graph);
+  const files = new ArtifactSet(input, alternatives);
   const selected = new Set(input.selectedOptIns ?? []);
   const ctxBase = predicateBase(input, files, settings);
   const verdicts = new Map<string, Verdict>();
@@ -71,7 +71,6 @@ export function evaluateWorkItem(graph: Graph, input: WorkItemInput, settings: G
   };
 
   const claim = readClaim(graph, line, files);
-  const creators = firstProducers(line);
   const extra = new Map<string, Diagnostic[]>();
   const attach = (nodeId: string, raised: readonly Diagnostic[]): void => {
     const found = applyRuleLevels(raised, settings.rules);
@@ -180,7 +179,7 @@ function dedupe(found: readonly Diagnostic[]): Diagnostic[] {
 export function evaluateGate(graph: Graph, input: WorkItemInput, nodeId: string, settings: GateSettings = DEFAULT_GATE_SETTINGS): { outcome: GateOutcome; findings: readonly Diagnostic[] } {
   const node = graph.byId.get(nodeId);
   if (!node) throw new Error(`node "${nodeId}" is not declared in the graph`);
-  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  const files = new ArtifactSet(input, shapeOf(graph).alternatives);
   const verdict = evaluateNode(node, files, predicateBase(input, files, settings), new Set(input.selectedOptIns ?? []));
   return { outcome: verdict.outcome, findings: [...verdict.findings].sort(compareDiagnostics) };
 }
@@ -209,7 +208,7 @@ function predicateBase(input: WorkItemInput, files: ArtifactSet, settings: GateS
  * further on, done while the artifacts are not, or on a node the walk from start does not reach.
  */
 export function recordedPointer(graph: Graph, recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
-  return pointerAgainstLine(mainLine(graph), recorded, derived);
+  return pointerAgainstLine(shapeOf(graph).line, recorded, derived);
 }
 
 function pointerAgainstLine(line: readonly GraphNode[], recorded: string | null, derived: string | null): 'agrees' | 'behind' | 'ahead' {
@@ -217,6 +216,25 @@ function pointerAgainstLine(line: readonly GraphNode[], recorded: string | null,
   const indexOf = (id: string | null): number => (id === null ? line.length : line.findIndex((n) => n.id === id));
   const at = indexOf(recorded);
   return at >= 0 && at < indexOf(derived) ? 'behind' : 'ahead';
+}
+
+/** What evaluating any work item needs of a graph: its main line, the nodes that create each artifact, the groups of alternative files. */
+interface GraphShape {
+  readonly line: readonly GraphNode[];
+  readonly creators: ReadonlySet<string>;
+  readonly alternatives: readonly (readonly string[])[];
+}
+
+// Worked out once a graph, not once a work item: a report evaluates thousands against one graph.
+const shapes = new WeakMap<Graph, GraphShape>();
+function shapeOf(graph: Graph): GraphShape {
+  let shape = shapes.get(graph);
+  if (!shape) {
+    const line = mainLine(graph);
+    shape = { line, creators: firstProducers(line), alternatives: graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1) };
+    shapes.set(graph, shape);
+  }
+  return shape;
 }
 
 /** The nodes reached from `start` along `pass` (or `skip`) edges, in order; cycles stop the walk. */
@@ -293,6 +311,6 @@ function firstProducers(line: readonly GraphNode[]): Set<string> {
 
 /** A work item's checks, evidence and criteria as the evidence gates judge them. */
 export function verificationView(graph: Graph, input: WorkItemInput): VerificationView {
-  const files = new ArtifactSet(input, graph.nodes.map((n) => n.alternatives).filter((g) => g.length > 1));
+  const files = new ArtifactSet(input, shapeOf(graph).alternatives);
   return viewVerification(input.verification, (name) => files.lookup(name));
 }

@@ -21,10 +21,15 @@ export function approveCommand(ctx: PredicateContext, name: string, login?: stri
   return `\`the-loop graph approve ${ctx.workItem} ${name} --by ${login ?? (only !== undefined && others.length === 0 ? only : '<login>')}\``;
 }
 
-/** Approvals of an artifact by approvers: the one bound to its current digest, and the latest of the others. */
+/**
+ * Approvals of an artifact by approvers: the one bound to its current digest, and the latest of
+ * the others. The digest, which hashes the file, is computed only when there is an approval to
+ * compare it with (it is undefined otherwise).
+ */
 export function approvalsOf(name: string, ctx: PredicateContext): { fresh: Approval | undefined; stale: Approval | undefined; digest: string | undefined } {
-  const digest = ctx.digests.get(name);
   const records = ctx.approvals.filter((a) => a.artifact === name && ctx.approvers.has(a.by));
+  if (records.length === 0) return { fresh: undefined, stale: undefined, digest: undefined };
+  const digest = ctx.digests.get(name);
   return { fresh: records.find((a) => a.digest !== '' && a.digest === digest), stale: records[records.length - 1], digest };
 }
 
