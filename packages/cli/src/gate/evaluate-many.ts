@@ -29,17 +29,18 @@ export interface SharedChunks {
   readonly next: Int32Array;
 }
 
-// Evaluation left, estimated from the first chunk, above which worker threads start: a worker
-// takes about 50 ms to start, more on a loaded machine, and a warm cache makes an item cost
-// about 2 ms.
-const WORKER_WORTH_MS = 250;
-// The first chunk only measures what an item costs, so that a long run starts its workers early.
-const PROBE_ITEMS = 4;
+// Evaluation left, estimated after the first chunks, above which worker threads start. A worker
+// takes about 50 ms to start and then warms up on its own (V8 optimises the parser again in each
+// thread), so it pays off only when this thread would otherwise work on for a while; a warm
+// cache makes an item cost about 2 ms, a cold one 5 to 20 ms.
+const WORKER_WORTH_MS = 500;
+// The first chunk (one item) warms this thread up; the second (three) says what an item costs.
+const PROBE = [1, 3];
 
 /**
  * Evaluate every work item for the report, in id order, a chunk at a time: each chunk's items
  * are written as JSON lines to a file of its own in `spool`, and only the totals are kept, so
- * memory stays flat whatever the number of items. When the first, small chunk shows that the
+ * memory stays flat whatever the number of items. When the first, small chunks show that the
  * rest would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and
  * take chunks beside this thread. `workerUrl` is the worker entry, absent when running from source.
  */
@@ -48,13 +49,13 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
-  const started = performance.now();
+  const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
   for (let chunk = takeChunk(shared); chunk !== undefined; chunk = takeChunk(shared)) {
+    const started = performance.now();
     parts[chunk] = await evaluateChunk(repo, shared, chunk);
-    // What the first items cost, warm-up included, says what the rest would: an overestimate,
-    // which only starts workers a little more readily.
-    const perItem = (performance.now() - started) / (shared.chunks[0]?.length ?? 1);
-    if (chunk === 0 && workerUrl && threads > 1 && perItem * (ids.length - (shared.chunks[0]?.length ?? 0)) > WORKER_WORTH_MS) {
+    // Still warming up, so an overestimate: it only starts workers a little more readily.
+    const perItem = (performance.now() - started) / (shared.chunks[chunk]?.length ?? 1);
+    if (chunk === 1 && workerUrl && threads > 1 && perItem * left(chunk) > WORKER_WORTH_MS) {
       for (let i = 1; i < threads; i += 1) {
         const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
         // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
@@ -76,12 +77,17 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   return { totals, complete, files: shared.chunks.map((_, chunk) => chunkFile(shared, chunk)) };
 }
 
-// A small first chunk to measure by, then chunks small enough that the threads finish together
-// (about eight a thread) and large enough that taking one costs nothing.
+// Small chunks to measure by, then chunks small enough that the threads finish together (about
+// eight a thread) and large enough that taking one costs nothing.
 function chunked(ids: readonly string[], threads: number): string[][] {
   const size = Math.min(32, Math.max(2, Math.ceil(ids.length / (8 * threads))));
-  const chunks: string[][] = [ids.slice(0, PROBE_ITEMS)];
-  for (let at = PROBE_ITEMS; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
+  const chunks: string[][] = [];
+  let at = 0;
+  for (const n of PROBE) {
+    if (at < ids.length) chunks.push(ids.slice(at, at + n));
+    at += n;
+  }
+  for (; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
   return chunks;
 }
 
