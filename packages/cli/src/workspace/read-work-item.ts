@@ -93,9 +93,10 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
 /**
  * Read a work item's artifact files through the bounded reader's synchronous form: a report
  * reads thousands of small files with nothing else to do meanwhile, and each asynchronous call
- * would be a round trip through libuv's thread pool costing more than the call. A file that cannot be read
- * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
- * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
+ * would be a round trip through libuv's thread pool costing more than the call itself. A file
+ * that cannot be read (a FIFO, a device, a link out of the repository, too large) becomes an
+ * `unreadable` entry, never a pass; so does every artifact of a folder that cannot be listed,
+ * never a missing one.
  */
 export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
