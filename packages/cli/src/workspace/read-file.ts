@@ -116,7 +116,8 @@ function boundedRead(maxBytes: number) {
       if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
       return true;
     },
-    bytes: (): Buffer => Buffer.concat(chunks, total),
+    // Most files are read in one chunk, which is kept as it is rather than copied.
+    bytes: (): Buffer => (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)),
   };
 }
 

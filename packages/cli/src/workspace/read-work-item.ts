@@ -1,4 +1,5 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
@@ -101,7 +102,8 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   const digests = new Map<string, () => string>();
   let present: Set<string>;
   try {
-    present = new Set(await readdir(dir));
+    // Synchronous, as the bounded reader's calls are: a report lists every item's folder.
+    present = new Set(readdirSync(dir));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
@@ -110,7 +112,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     present = new Set();
   }
   // One check for the folder; each file that is itself a link is checked again by the reader.
-  const folderChecked = present.size > 0 && !escapes(await realRoot(repo), await realpath(dir).catch(() => dir));
+  const folderChecked = present.size > 0 && !escapes(realRoot(repo), realFolder(dir));
   await Promise.all(
     names
       .filter((name) => present.has(name))
@@ -175,14 +177,23 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
 }
 
 // The repository's own path, links resolved: once a run, not once a work item.
-const realRoots = new WeakMap<Repo, Promise<string>>();
-function realRoot(repo: Repo): Promise<string> {
+const realRoots = new WeakMap<Repo, string>();
+function realRoot(repo: Repo): string {
   let real = realRoots.get(repo);
-  if (!real) {
-    real = realpath(repo.root);
+  if (real === undefined) {
+    real = realpathSync(repo.root);
     realRoots.set(repo, real);
   }
   return real;
+}
+
+// A work item's folder, links resolved; as given when it cannot be.
+function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {

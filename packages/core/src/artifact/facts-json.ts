@@ -228,14 +228,13 @@ export function factsFromJson(value: unknown): ArtifactFacts | undefined {
     if (item['s'] === undefined) return { ...(item as unknown as ListEntry), children };
     const statement = statements[item['s'] as number] as Statement;
     // Keys in the order extraction gives them, absent ones absent.
-    return {
-      text: statement.text,
-      ...(statement.lead !== undefined ? { lead: statement.lead } : {}),
-      ...(item['marked'] !== undefined ? { marked: item['marked'] as string } : {}),
-      children,
-      position: statement.position,
-      ...(item['under'] !== undefined ? { under: item['under'] as string } : {}),
-    };
+    const read: { -readonly [K in keyof ListEntry]: ListEntry[K] } = { text: statement.text } as ListEntry;
+    if (statement.lead !== undefined) read.lead = statement.lead;
+    if (item['marked'] !== undefined) read.marked = item['marked'] as string;
+    read.children = children;
+    read.position = statement.position;
+    if (item['under'] !== undefined) read.under = item['under'] as string;
+    return read;
   };
   const task = (one: Json): Task => {
     if (one['s'] === undefined) return one as unknown as Task;
