@@ -177,7 +177,7 @@ export function escapes(root: string, path: string): boolean {
 // Where a path really leads, every link on the way resolved.
 function resolveLink(path: string, link: Stats): string {
   try {
-    return link.isSymbolicLink() ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
+    return link.isSymbolicLink() ? realpathSync.native(path) : join(realpathSync.native(dirname(path)), basename(path));
   } catch (error) {
     throw new UnreadableFile(linkReason(error));
   }
@@ -186,7 +186,7 @@ function resolveLink(path: string, link: Stats): string {
 // The repository's own path, links resolved; as given when it cannot be.
 function realRoot(root: string): string {
   try {
-    return realpathSync(root);
+    return realpathSync.native(root);
   } catch {
     return root;
   }

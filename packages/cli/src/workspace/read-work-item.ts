@@ -181,7 +181,7 @@ const realRoots = new WeakMap<Repo, string>();
 function realRoot(repo: Repo): string {
   let real = realRoots.get(repo);
   if (real === undefined) {
-    real = realpathSync(repo.root);
+    real = realpathSync.native(repo.root);
     realRoots.set(repo, real);
   }
   return real;
@@ -190,7 +190,7 @@ function realRoot(repo: Repo): string {
 // A work item's folder, links resolved; as given when it cannot be.
 function realFolder(dir: string): string {
   try {
-    return realpathSync(dir);
+    return realpathSync.native(dir);
   } catch {
     return dir;
   }
