@@ -4,10 +4,10 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractFacts, PARSER_VERSION } from '@the-loop/core';
+import { extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION } from '@the-loop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../test-support/cli.js';
-import { artifactCache, CACHE_DIR } from './artifact-cache.js';
+import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 // The cache is off in CI; these runs must use it whatever the surrounding environment says.
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
-const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), `${digest}.v${PARSER_VERSION}.json`);
+const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), entryName(digest));
 
 /** A fresh cache holding the facts of `text`, and where its entry is. */
 async function cachedOnce(text: string) {
@@ -52,10 +52,10 @@ describe('the artifact cache', () => {
     const text = '---\nstatus: draft\n---\n# Tasks\n\n- [ ] one\n- [x] two\n';
     const digest = digestOf(text);
     expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
-    expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${digest}.v${PARSER_VERSION}.json`]);
+    expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${entryName(digest)}`]);
     // Facts stored under that digest are what a later run gets, without parsing.
     const other = extractFacts('# Tasks\n\n- [x] everything\n');
-    await writeFile(entryPath(root, digest), JSON.stringify({ parser: PARSER_VERSION, digest, facts: other }));
+    await writeFile(entryPath(root, digest), JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: other }));
     expect(await artifactCache(root).facts(digest, text)).toEqual(other);
   });
 
@@ -64,14 +64,16 @@ describe('the artifact cache', () => {
     const corrupt = [
       Buffer.from('not JSON'),
       `{"parser":${PARSER_VERSION},`,
-      JSON.stringify({ parser: PARSER_VERSION, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') }),
-      JSON.stringify({ parser: PARSER_VERSION + 1, digest, facts: expected }),
-      JSON.stringify({ parser: PARSER_VERSION, digest, facts: { ...expected, tasks: 'none' } }),
+      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') }),
+      JSON.stringify({ parser: PARSER_VERSION + 1, format: FACTS_JSON_FORMAT, digest, facts: expected }),
+      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT + 1, digest, facts: expected }),
+      JSON.stringify({ parser: PARSER_VERSION, digest, facts: expected }),
+      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: { ...expected, tasks: 'none' } }),
     ];
     for (const bytes of corrupt) {
       await writeFile(path, bytes);
       expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
-      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ parser: PARSER_VERSION, digest, facts: JSON.parse(JSON.stringify(expected)) });
+      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: JSON.parse(factsToJson(expected) as string) });
     }
   });
 
@@ -83,7 +85,7 @@ describe('the artifact cache', () => {
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // A link to facts elsewhere is not followed.
     const elsewhere = join(root, 'forged.json');
-    await writeFile(elsewhere, JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') }));
+    await writeFile(elsewhere, JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') }));
     await rm(path);
     await symlink(elsewhere, path);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
@@ -99,25 +101,25 @@ describe('the artifact cache', () => {
   it('local state switches enforcement off: an entry past its size and a cache folder linked out of the repository are no entries', async () => {
     const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
     // Over the 256 KB an entry may take, holding facts that would pass the gate: not read, discarded.
-    const passing = JSON.stringify({ parser: PARSER_VERSION, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') });
+    const passing = JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') });
     await writeFile(path, `${passing}${' '.repeat(300 * 1024)}`);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
     const elsewhere = await tempDir();
     const forged = join(elsewhere, digest.slice(0, 2));
     await cp(join(root, CACHE_DIR), elsewhere, { recursive: true });
-    await writeFile(join(forged, `${digest}.v${PARSER_VERSION}.json`), passing);
-    const before = await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json`));
+    await writeFile(join(forged, entryName(digest)), passing);
+    const before = await readFile(join(forged, entryName(digest)));
     await rm(join(root, CACHE_DIR), { recursive: true });
     await symlink(elsewhere, join(root, CACHE_DIR));
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
-    expect(await readFile(join(forged, `${digest}.v${PARSER_VERSION}.json`))).toEqual(before);
+    expect(await readFile(join(forged, entryName(digest)))).toEqual(before);
   });
 
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
     const root = await tempDir();
     const cache = artifactCache(root);
-    // Random tasks (each also a statement: about 130 KB of facts), every digest in the same bucket.
+    // Random tasks (each also a statement, written once: about 80 KB of facts), every digest in the same bucket.
     const digests: string[] = [];
     for (let i = 0; i < 30; i += 1) {
       const text = `# T\n\n${Array.from({ length: 400 }, () => `- [ ] ${createHash('sha256').update(`${i}-${Math.random()}`).digest('base64')}`).join('\n')}\n`;
@@ -130,8 +132,8 @@ describe('the artifact cache', () => {
     const sizes = await Promise.all(names.map(async (name) => (await stat(join(bucket, name))).size));
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1024 * 1024);
     expect(names.length).toBeLessThan(30);
-    expect(names).toContain(`${digests[29]}.v${PARSER_VERSION}.json`);
-    expect(names).not.toContain(`${digests[0]}.v${PARSER_VERSION}.json`);
+    expect(names).toContain(entryName(digests[29] as string));
+    expect(names).not.toContain(entryName(digests[0] as string));
   });
 });
 

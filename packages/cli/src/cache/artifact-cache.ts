@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { extractFacts, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
+import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR, localDir } from '../state/local-state.js';
 import { escapes, readRecordSync } from '../workspace/read-file.js';
 import type { ArtifactCache, Repo } from '../workspace/repo.js';
@@ -12,10 +12,11 @@ export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
 
 // Entries sit in 256 buckets named by the digest's first two hex digits. A bucket keeps at most
 // this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB. Entries
-// are plain JSON, about 2.4 times the Markdown they describe: reading them is what a warm run
-// does, and inflating them cost more than their size saved (decision 064).
+// are plain JSON, about twice the Markdown they describe (each paragraph's text said once,
+// decision 142): reading them is what a warm run does, and inflating them cost more than their
+// size saved (decision 064).
 const BUCKET_BYTES = 1024 * 1024;
-// Facts larger than this (an artifact over about 100 KB) are read afresh every time rather than kept.
+// Facts larger than this (an artifact over about 130 KB) are read afresh every time rather than kept.
 const ENTRY_BYTES = 256 * 1024;
 
 /**
@@ -49,7 +50,7 @@ export function artifactCache(root: string): ArtifactCache {
   let ready: Promise<unknown> | undefined;
   return {
     async facts(digest, text) {
-      const name = `${digest}.v${PARSER_VERSION}.json`;
+      const name = entryName(digest);
       const bucket = digest.slice(0, 2);
       const cached = (await insideBucket(bucket)) ? readEntry(join(dir, bucket, name), digest) : undefined;
       if (cached) return cached;
@@ -67,8 +68,13 @@ export function artifactCache(root: string): ArtifactCache {
   };
 }
 
+/** The file an artifact's facts are kept in: named by the digest of its bytes, the parser and the form of the JSON. */
+export function entryName(digest: string): string {
+  return `${digest}.v${PARSER_VERSION}.f${FACTS_JSON_FORMAT}.json`;
+}
+
 function entryOf(digest: string, json: string): string {
-  return `{"parser":${PARSER_VERSION},"digest":"${digest}","facts":${json}}`;
+  return `{"parser":${PARSER_VERSION},"format":${FACTS_JSON_FORMAT},"digest":"${digest}","facts":${json}}`;
 }
 
 // Read synchronously: an entry is a small file in the page cache, and a warm report reads one
@@ -81,8 +87,8 @@ function readEntry(path: string, digest: string): ArtifactFacts | undefined {
   try {
     const bytes = readRecordSync(path, ENTRY_BYTES);
     if (bytes === undefined) return undefined;
-    const entry = JSON.parse(bytes.toString('utf8')) as { parser?: unknown; digest?: unknown; facts?: unknown };
-    return entry.parser === PARSER_VERSION && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
+    const entry = JSON.parse(bytes.toString('utf8')) as { parser?: unknown; format?: unknown; digest?: unknown; facts?: unknown };
+    return entry.parser === PARSER_VERSION && entry.format === FACTS_JSON_FORMAT && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
   } catch {
     return undefined;
   }
@@ -127,7 +133,7 @@ async function writeEntry(root: string, dir: string, bucketName: string, name: s
 
 // What the cache writes: entries, and the temporary files they are written through. Nothing
 // else in a bucket is counted or ever removed.
-const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
+const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
 
 async function openBucket(root: string, dir: string): Promise<Bucket> {
   await mkdir(dir, { recursive: true });

@@ -1,5 +1,5 @@
 import { READ_LIMITS } from '../limits.js';
-import { readBytesSync } from '../workspace/read-file.js';
+import { readIfPresent } from '../workspace/read-file.js';
 import { join } from 'node:path';
 import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type GraphStateResult } from '@the-loop/core';
 import { configurationError } from '../errors.js';
@@ -16,8 +16,7 @@ export function statePathOf(repo: Repo, id: string): string {
 export async function readGraphState(repo: Repo, id: string): Promise<GraphStateResult | undefined> {
   let text: string | undefined;
   try {
-    // Synchronously, as the work item's artifacts are read: one small file an item.
-    text = readBytesSync(join(repo.specRoot, id, GRAPH_STATE_FILE), { within: repo.root, maxBytes: READ_LIMITS.graphState })?.toString('utf8');
+    text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE), { within: repo.root, maxBytes: READ_LIMITS.graphState });
   } catch (error) {
     return { ok: false, issues: [{ file: statePathOf(repo, id), line: 1, column: 1, message: `cannot be read: ${(error as Error).message}` }] };
   }

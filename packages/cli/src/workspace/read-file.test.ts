@@ -9,7 +9,7 @@ import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 import { runCli } from '../main.js';
-import { readBytesIfPresent, readBytesSync, readIfPresent, readRecordSync, type ReadOptions } from './read-file.js';
+import { readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
 
 async function repo(): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), 'the-loop-read-')));
@@ -42,48 +42,6 @@ describe('special files are read without bound', () => {
     expect(syncRefusal(join(dir, 'zero.json'))).toBe('it is a symbolic link');
     expect(syncRefusal(join(dir, 'entry.json'), 6)).toBe('it is 0.0 MB; files over 0.0 MB are refused');
     expect(syncRefusal(join(dir, 'entry.json'), 7)).toBe('{"a":1}');
-  });
-
-  it('the synchronous form reads and refuses exactly what the asynchronous one does', async () => {
-    const dir = await repo();
-    const outside = await repo();
-    await writeFile(join(outside, 'secret.md'), 'secret\n');
-    await writeFile(join(dir, 'real.md'), 'mine\n');
-    await writeFile(join(dir, 'big.md'), 'x'.repeat(1001));
-    mkfifo(join(dir, 'fifo.md'));
-    await mkdir(join(dir, 'folder.md'));
-    await symlink('/dev/zero', join(dir, 'zero.md'));
-    await symlink('/etc/passwd', join(dir, 'passwd.md'));
-    await symlink(outside, join(dir, 'elsewhere'));
-    await symlink('real.md', join(dir, 'alias.md'));
-    await symlink('nowhere.md', join(dir, 'dangling.md'));
-    await symlink('loop-b.md', join(dir, 'loop-a.md'));
-    await symlink('loop-a.md', join(dir, 'loop-b.md'));
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(join(dir, 'socket.md'), resolve));
-    const names = ['real.md', 'absent.md', 'big.md', 'fifo.md', 'folder.md', 'zero.md', 'passwd.md', 'elsewhere/secret.md', 'alias.md', 'dangling.md', 'loop-a.md', 'socket.md', '../x.md'];
-    const options: ReadOptions[] = [{}, { within: dir }, { within: dir, folderChecked: true }, { within: dir, noLinks: true }, { maxBytes: 1000 }];
-    const shown = (bytes: Buffer | undefined) => bytes?.toString() ?? 'absent';
-    for (const name of names) {
-      for (const option of options) {
-        const path = join(dir, name);
-        let sync: string;
-        try {
-          sync = shown(readBytesSync(path, option));
-        } catch (error) {
-          sync = `refused: ${(error as Error).message}`;
-        }
-        const async = await readBytesIfPresent(path, option).then(shown, (error: Error) => `refused: ${error.message}`);
-        expect({ name, option, read: sync }).toEqual({ name, option, read: async });
-      }
-    }
-    server.close();
-    expect(shown(readBytesSync(join(dir, 'alias.md'), { within: dir }))).toBe('mine\n');
-    expect(() => readBytesSync(join(dir, 'fifo.md'), { within: dir })).toThrow('it is a FIFO (named pipe), not a regular file');
-    expect(() => readBytesSync(join(dir, 'zero.md'), { within: dir })).toThrow('it is a symbolic link out of the repository (to /dev/zero)');
-    expect(() => readBytesSync(join(dir, 'elsewhere', 'secret.md'), { within: dir })).toThrow('its folder is reached through a symbolic link out of the repository');
-    expect(() => readBytesSync(join(dir, 'big.md'), { maxBytes: 1000 })).toThrow(/files over .* are refused/);
-    if (process.platform === 'linux') expect(() => readBytesSync('/proc/self/maps', { maxBytes: 10 })).toThrow(/holds more than/);
   });
 
   it('a FIFO is refused at once, never waited on', async () => {

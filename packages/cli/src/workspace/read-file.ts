@@ -1,5 +1,4 @@
-import { constants, fstatSync, lstatSync, openSync, closeSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
@@ -36,13 +35,18 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * device, a socket or a directory is refused without blocking on it), at most `maxBytes`, and
  * with `within`, never through a symbolic link that leads out of the repository. Undefined
  * when there is no such file; anything else that stops the read is an `UnreadableFile`.
+ *
+ * Its system calls are synchronous: the files are small and read whole, and a warm `report`
+ * reads a hundred or more, where each asynchronous call is a round trip through the thread
+ * pool that costs more than the call (decision 142). None of them can wait: nothing but a
+ * regular file is opened, and the open itself never blocks (`O_NONBLOCK`).
  */
 export async function readBytesIfPresent(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
   const maxBytes = options.maxBytes ?? READ_LIMITS.config;
   if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
   let link: Stats;
   try {
-    link = await lstat(path);
+    link = lstatSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -53,8 +57,8 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   let info = link;
   if (options.within !== undefined) {
     if (link.isSymbolicLink() || options.folderChecked !== true) {
-      const root = await realpath(options.within).catch(() => options.within as string);
-      target = await resolveLink(path, link);
+      const root = realRoot(options.within);
+      target = resolveLink(path, link);
       if (escapes(root, target)) {
         throw new UnreadableFile(`${link.isSymbolicLink() ? 'it is a symbolic link' : 'its folder is reached through a symbolic link'} out of the repository (to ${target})`);
       }
@@ -62,7 +66,7 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   }
   if (target !== path || link.isSymbolicLink()) {
     try {
-      info = await stat(target);
+      info = statSync(target);
     } catch (error) {
       throw new UnreadableFile(linkReason(error));
     }
@@ -71,24 +75,30 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
   // O_NONBLOCK: a file swapped for a FIFO after the check cannot hold the open; the descriptor is checked again.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.within !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0);
-  let handle;
+  let fd: number;
   try {
-    handle = await open(target, flags);
+    fd = openSync(target, flags);
   } catch (error) {
     // Removed since the check (a lock released, a file replaced by rename): absent, not unreadable.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UnreadableFile(systemReason(error));
   }
   try {
-    const opened = await handle.stat();
-    if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
-    // A first read of the size the file says it holds and one byte more: most files end there.
-    const read = boundedRead(maxBytes);
-    for (let chunk = read.next(opened.size + 1); read.keep(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead); chunk = read.next());
-    return read.bytes();
+    return readOpened(fd, maxBytes);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+// An open descriptor checked again (a regular file, within the cap) and read: a first read of the
+// size the file says it holds and one byte more (most files end there), then to the cap's byte.
+function readOpened(fd: number, maxBytes: number): Buffer {
+  const opened = fstatSync(fd);
+  if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
+  if (opened.size > maxBytes) throw new UnreadableFile(tooLarge(opened.size, maxBytes));
+  const read = boundedRead(maxBytes);
+  for (let chunk = read.next(opened.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
+  return read.bytes();
 }
 
 // A read to the cap and one byte past it: a file that grew (or reports size 0) is bounded all the same.
@@ -106,87 +116,17 @@ function boundedRead(maxBytes: number) {
       if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
       return true;
     },
-    bytes: (): Buffer => Buffer.concat(chunks, total),
+    // Most files are read in one chunk, which is kept as it is rather than copied.
+    bytes: (): Buffer => (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)),
   };
 }
 
 /**
- * {@link readBytesIfPresent} done synchronously, with the same checks in the same order and the
- * same refusals. For a run that reads many files and has nothing else to do meanwhile (the
- * report's evaluation, in the main thread or a worker): each asynchronous `lstat`, `open`,
- * `fstat`, `read` and `close` is a round trip through libuv's thread pool that costs more than
- * the call itself. Every wait it could meet is bounded as the asynchronous form's is: only a
- * regular file is opened, with `O_NONBLOCK`, and read to at most its cap.
- */
-export function readBytesSync(path: string, options: ReadOptions = {}): Buffer | undefined {
-  const maxBytes = options.maxBytes ?? READ_LIMITS.config;
-  if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
-  let link: Stats;
-  try {
-    link = lstatSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new UnreadableFile(systemReason(error));
-  }
-  if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
-  let target = path;
-  let info = link;
-  if (options.within !== undefined && (link.isSymbolicLink() || options.folderChecked !== true)) {
-    let root = options.within;
-    try {
-      root = realpathSync(options.within);
-    } catch {
-      // As the asynchronous form: an unresolvable root is compared as written.
-    }
-    try {
-      target = link.isSymbolicLink() ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
-    } catch (error) {
-      throw new UnreadableFile(linkReason(error));
-    }
-    if (escapes(root, target)) {
-      throw new UnreadableFile(`${link.isSymbolicLink() ? 'it is a symbolic link' : 'its folder is reached through a symbolic link'} out of the repository (to ${target})`);
-    }
-  }
-  if (target !== path || link.isSymbolicLink()) {
-    try {
-      info = statSync(target);
-    } catch (error) {
-      throw new UnreadableFile(linkReason(error));
-    }
-  }
-  if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
-  if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
-  let fd: number;
-  try {
-    fd = openSync(target, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.within !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UnreadableFile(systemReason(error));
-  }
-  try {
-    return readOpenedSync(fd, maxBytes);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// The descriptor checked again (a regular file, within its cap), then read to one byte past the cap.
-function readOpenedSync(fd: number, maxBytes: number): Buffer {
-  const info = fstatSync(fd);
-  if (!info.isFile()) throw new UnreadableFile(`it is ${kindOf(info)}, not a regular file`);
-  if (info.size > maxBytes) throw new UnreadableFile(tooLarge(info.size, maxBytes));
-  const read = boundedRead(maxBytes);
-  for (let chunk = read.next(info.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
-  return read.bytes();
-}
-
-/**
  * {@link readBytesIfPresent} for a small record the-loop writes itself and reads on every warm run
- * (a cache entry), in a folder the caller has checked lies inside the repository: synchronously,
- * since each asynchronous open, stat, read and close is a round trip of its own, and with no
- * symbolic link followed at all (`noLinks`). The same refusals: only a regular file, never
- * blocking on a FIFO, at most `maxBytes`.
+ * (a cache entry), in a folder the caller has checked lies inside the repository: a function the
+ * caller need not await, and with no symbolic link followed at all (`noLinks`), so the open alone
+ * refuses one and no `lstat` comes first. The same refusals: only a regular file, never blocking
+ * on a FIFO, at most `maxBytes`.
  */
 export function readRecordSync(path: string, maxBytes: number): Buffer | undefined {
   let fd: number;
@@ -198,7 +138,7 @@ export function readRecordSync(path: string, maxBytes: number): Buffer | undefin
     throw new UnreadableFile(code === 'ELOOP' ? 'it is a symbolic link' : systemReason(error));
   }
   try {
-    return readOpenedSync(fd, maxBytes);
+    return readOpened(fd, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -235,11 +175,20 @@ export function escapes(root: string, path: string): boolean {
 }
 
 // Where a path really leads, every link on the way resolved.
-async function resolveLink(path: string, link: Stats): Promise<string> {
+function resolveLink(path: string, link: Stats): string {
   try {
-    return link.isSymbolicLink() ? await realpath(path) : join(await realpath(dirname(path)), basename(path));
+    return link.isSymbolicLink() ? realpathSync.native(path) : join(realpathSync.native(dirname(path)), basename(path));
   } catch (error) {
     throw new UnreadableFile(linkReason(error));
+  }
+}
+
+// The repository's own path, links resolved; as given when it cannot be.
+function realRoot(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return root;
   }
 }
 

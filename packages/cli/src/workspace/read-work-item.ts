@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
-import { escapes, readBytesSync } from './read-file.js';
+import { escapes, readBytesIfPresent } from './read-file.js';
 import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
@@ -91,12 +91,9 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
 }
 
 /**
- * Read a work item's artifact files through the bounded reader's synchronous form: a report
- * reads thousands of small files with nothing else to do meanwhile, and each asynchronous call
- * would be a round trip through libuv's thread pool costing more than the call itself. A file
- * that cannot be read (a FIFO, a device, a link out of the repository, too large) becomes an
- * `unreadable` entry, never a pass; so does every artifact of a folder that cannot be listed,
- * never a missing one.
+ * Read a work item's artifact files through the one bounded reader. A file that cannot be read
+ * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
+ * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
  */
 export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
@@ -105,6 +102,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   const digests = new Map<string, () => string>();
   let present: Set<string>;
   try {
+    // Synchronous, as the bounded reader's calls are: a report lists every item's folder.
     present = new Set(readdirSync(dir));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -114,7 +112,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     present = new Set();
   }
   // One check for the folder; each file that is itself a link is checked again by the reader.
-  const folderChecked = present.size > 0 && !escapes(realRoot(repo), realPathOr(dir));
+  const folderChecked = present.size > 0 && !escapes(realRoot(repo), realFolder(dir));
   await Promise.all(
     names
       .filter((name) => present.has(name))
@@ -183,24 +181,25 @@ const realRoots = new WeakMap<Repo, string>();
 function realRoot(repo: Repo): string {
   let real = realRoots.get(repo);
   if (real === undefined) {
-    real = realpathSync(repo.root);
+    real = realpathSync.native(repo.root);
     realRoots.set(repo, real);
   }
   return real;
 }
 
-function realPathOr(path: string): string {
+// A work item's folder, links resolved; as given when it cannot be.
+function realFolder(dir: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(dir);
   } catch {
-    return path;
+    return dir;
   }
 }
 
 async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
-    const bytes = readBytesSync(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
+    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
     // Listed a moment ago and gone now: absent, as if it had never been listed.
     if (bytes === undefined) return undefined;
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');

@@ -112,6 +112,17 @@ describe('mentions', () => {
     );
   });
 
+  it('reads the same words from ASCII text and from any other, letters and digits of every script (property)', () => {
+    const piece = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('Straße', 'İstanbul', '\u212a', 'ﬁle', '٣', 'Ⅻ', 'x₂', 'TB-2', '𝐀𝐁'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join(' ');
+        expect(mentionable(text).words).toEqual(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('names every boundary it finds with words of its own item (property)', () => {
     const word = fc.constantFrom('**', '`', 'Webhook', 'endpoint', 'TB-2', ':', ' — ', 'the', 'SHALL', 'Trust boundaries:', '(x)', ',', ';', 'and', '.', '<b>', '\n  - ', ' ');
     fc.assert(

@@ -149,11 +149,12 @@ export function mentionable(text: string): Mentionable {
   // Indexed by the words themselves, once each: a stem's occurrences are found from its
   // inflections when asked for (see occurrences), not stored for every stem of every word.
   const at = new Map<string, number[]>();
-  words.forEach((word, index) => {
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index] as string;
     const seen = at.get(word);
     if (seen) seen.push(index);
     else at.set(word, [index]);
-  });
+  }
   return { text, words, at };
 }
 
@@ -190,12 +191,16 @@ export function mentions(haystack: Mentionable, boundary: Boundary): boolean {
 // At most this many other words between two words of a name.
 const MAX_GAP = 1;
 
+// Lower-case ASCII (most specs) has no letters or digits outside a-z and 0-9, and a plain class
+// splits it in two thirds of the time of the Unicode one, into the same words.
+const NON_ASCII = /[\u0080-\uffff]/;
+const NOT_ASCII_WORD = /[^a-z0-9]+/;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+
 // Words compared without case, punctuation or markup.
 function wordsOf(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
+  const lower = text.toLowerCase();
+  return lower.split(NON_ASCII.test(lower) ? NOT_WORD : NOT_ASCII_WORD).filter((word) => word !== '');
 }
 
 // A word and its inflections share a stem: `cache`/`caches`, `store`/`stored`, `sign`/`signing`.

@@ -5,39 +5,58 @@ import { RULE_IDS } from '../diagnostic.js';
 import { factsFromJson, factsToJson } from './facts-json.js';
 import { extractFacts } from './parse-artifact.js';
 
-// The shape of ArtifactFacts written as JSON (absent values are absent keys), as valibot states
-// it: the oracle the hand-written check in facts-json.ts must agree with.
+// The shape of ArtifactFacts written as JSON (absent values are absent keys; an item or a task
+// whose text is its statement's given as the statement's index), as valibot states it: the
+// oracle the hand-written check in facts-json.ts must agree with.
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
 const position = v.strictObject({ line: count, column: count });
+// valibot's record passes over a `__proto__` key whatever it holds; no key's position is anything but a position.
+const positions = v.pipe(
+  v.record(v.string(), position),
+  v.check((record) => !Object.hasOwn(record, '__proto__')),
+);
+const index = v.pipe(v.number(), v.integer(), v.minValue(0));
 function listEntry<T extends v.GenericSchema>(children: T) {
-  return v.strictObject({ text: v.string(), lead: v.optional(v.string()), marked: v.optional(v.string()), children, under: v.optional(v.string()), position });
+  return v.union([
+    v.strictObject({ text: v.string(), lead: v.optional(v.string()), marked: v.optional(v.string()), children, under: v.optional(v.string()), position }),
+    v.strictObject({ s: index, marked: v.optional(v.string()), children, under: v.optional(v.string()) }),
+  ]);
 }
-const FactsSchema = v.strictObject({
-  lineCount: count,
-  empty: v.boolean(),
-  frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions: v.record(v.string(), position), position, yaml: v.string(), firstLine: count })),
-  sections: v.array(
-    v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.tuple([]))))) }),
-  ),
-  tasks: v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), optional: v.boolean(), position })),
-  tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
-  statements: v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position })),
-  diagnostics: v.array(
-    v.strictObject({
-      ruleId: v.picklist(RULE_IDS),
-      severity: v.picklist(['error', 'warning']),
-      message: v.string(),
-      file: v.string(),
-      line: v.optional(count),
-      column: v.optional(count),
-      node: v.optional(v.string()),
-      expected: v.optional(v.string()),
-      actual: v.optional(v.string()),
-      fix: v.optional(v.string()),
-      url: v.string(),
-    }),
-  ),
-});
+const task = { done: v.boolean(), marker: v.string(), optional: v.boolean() };
+const FactsSchema = v.pipe(
+  v.strictObject({
+    lineCount: count,
+    empty: v.boolean(),
+    frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions, position, yaml: v.string(), firstLine: count })),
+    sections: v.array(
+      v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.tuple([]))))) }),
+    ),
+    tasks: v.array(v.union([v.strictObject({ text: v.string(), ...task, position }), v.strictObject({ s: index, ...task })])),
+    tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
+    statements: v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position })),
+    diagnostics: v.array(
+      v.strictObject({
+        ruleId: v.picklist(RULE_IDS),
+        severity: v.picklist(['error', 'warning']),
+        message: v.string(),
+        file: v.string(),
+        line: v.optional(count),
+        column: v.optional(count),
+        node: v.optional(v.string()),
+        expected: v.optional(v.string()),
+        actual: v.optional(v.string()),
+        fix: v.optional(v.string()),
+        url: v.string(),
+      }),
+    ),
+  }),
+  // Every statement index names a statement.
+  v.check((facts) => {
+    const known = (item: object) => !('s' in item) || (item.s as number) < facts.statements.length;
+    const entries = facts.sections.flatMap((section) => section.items.flatMap((item) => [item, ...item.children]));
+    return [...entries, ...facts.tasks].every(known);
+  }),
+);
 
 /** Every place in a JSON value, as a path of keys and indexes. */
 function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -62,7 +81,7 @@ function changed(value: unknown, path: readonly (string | number)[], replacement
 }
 
 const markdownish = fc
-  .array(fc.constantFrom('---', 'status: draft', 'n: 3', '# T', '## Security design', '- [ ] a', '- [x] b', '* [~] c', '| a | b |', '|---|---|', '| 1 | 2 |', '- **Term**: x', '  - nested `code`', '### Abuse cases', '- [ ]* optional', 'text', '', 'key: [', '<!-- c -->'), { maxLength: 20 })
+  .array(fc.constantFrom('---', 'status: draft', 'n: 3', '# T', '## Security design', '- [ ] a', '- [x] b', '* [~] c', '| a | b |', '|---|---|', '| 1 | 2 |', '- **Term**: x', '  - nested `code`', '### Abuse cases', '- [ ]* optional', 'text', '', 'key: [', '<!-- c -->', '> - [ ] quoted', '- `AC1` lead', '- **Lead** and more', '  - [x] nested'), { maxLength: 20 })
   .map((lines) => lines.join('\n'));
 
 describe('facts as JSON', () => {
@@ -89,6 +108,17 @@ describe('facts as JSON', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('writes an item or a task whose text is its statement\'s as that statement, any other whole', () => {
+    const text = '# T\n\n- [~] loose\n- **Lead** plain\n  - [x] nested\n\n> - [ ] quoted\n';
+    const facts = extractFacts(text);
+    const stored = JSON.parse(factsToJson(facts) as string) as { sections: { items: { s?: number; text?: string; children: { s?: number }[] }[] }[]; tasks: { s?: number; text?: string }[] };
+    const items = stored.sections[0]?.items ?? [];
+    expect(items.map((item) => (item.s === undefined ? item.text : item.s))).toEqual(['[~] loose', 1]);
+    expect(items[1]?.children.map((child) => child.s)).toEqual([2]);
+    expect(stored.tasks.map((one) => one.s ?? one.text)).toEqual([0, 2, 'quoted']);
+    expect(factsFromJson(stored)).toEqual(facts);
   });
 
   it('does not write front-matter that JSON would change (a non-finite number)', () => {
