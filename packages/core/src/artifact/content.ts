@@ -1,5 +1,4 @@
 import type { Nodes, RootContent } from 'mdast';
-import { toString } from 'mdast-util-to-string';
 
 // Words a template leaves where an author was meant to write something.
 const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...']);
@@ -42,11 +41,31 @@ export function isInertHtml(value: string): boolean {
 // Punctuation between placeholders (`<boundary>: <control>`) is template scaffolding, not content.
 const PUNCTUATION_ONLY = /^\p{P}+$/u;
 
+const WORD = /\S+/g;
+
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {
-  const stripped = value.replace(PLACEHOLDER_TAG, ' ').trim();
-  if (stripped === '') return true;
-  return stripped.split(/\s+/).every((word) => PLACEHOLDER_WORDS.has(word.toLowerCase()) || PUNCTUATION_ONLY.test(word));
+  const stripped = value.includes('<') ? value.replace(PLACEHOLDER_TAG, ' ') : value;
+  // Word by word, stopping at the first real one: prose is judged by its first word.
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(stripped); match; match = WORD.exec(stripped)) {
+    const word = match[0];
+    if (!PLACEHOLDER_WORDS.has(word.toLowerCase()) && !PUNCTUATION_ONLY.test(word)) return false;
+  }
+  return true;
+}
+
+/**
+ * A node's plain text as mdast-util-to-string gives it: a value as written (HTML included),
+ * an image's alt, or the text of its children joined.
+ */
+export function textOf(node: Nodes): string {
+  if ('value' in node) return node.value;
+  if ('alt' in node && node.alt) return node.alt;
+  if (!('children' in node)) return '';
+  let text = '';
+  for (const child of node.children) text += textOf(child);
+  return text;
 }
 
 /**
@@ -67,7 +86,7 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
     case 'code':
       return node.value.trim() !== '';
     case 'table':
-      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(toString(cell))));
+      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(textOf(cell))));
     case 'list':
       return node.children.some((item) => item.children.some(isSubstantive));
     case 'listItem':
@@ -75,9 +94,9 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
     case 'paragraph':
       return node.children.some((child) => {
         if (child.type === 'html') return !isInertHtml(child.value);
-        return !isPlaceholderText(toString(child));
+        return !isPlaceholderText(textOf(child));
       });
     default:
-      return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : toString(node).trim() !== '';
+      return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : textOf(node).trim() !== '';
   }
 }

@@ -66,9 +66,19 @@ function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
   };
 }
 
-function classify(code: number): 'whitespace' | 'punctuation' | 'other' {
+type CharClass = 'whitespace' | 'punctuation' | 'other';
+
+// The class of each ASCII character, worked out on first use by the same tests as any other.
+let asciiClasses: readonly CharClass[] | undefined;
+
+function classify(code: number): CharClass {
   if (Number.isNaN(code)) return 'whitespace';
-  const char = String.fromCharCode(code);
+  if (code >= 128) return classOf(String.fromCharCode(code));
+  asciiClasses ??= Array.from({ length: 128 }, (_, ascii) => classOf(String.fromCharCode(ascii)));
+  return asciiClasses[code] as CharClass;
+}
+
+function classOf(char: string): CharClass {
   if (/\s/.test(char)) return 'whitespace';
   return /\p{P}|\p{S}/u.test(char) ? 'punctuation' : 'other';
 }
