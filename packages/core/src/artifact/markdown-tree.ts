@@ -170,8 +170,8 @@ class TreeBuilder {
     const item: ListItem = { type: 'listItem', children: [], position: position(open) };
     const first = this.tokens[this.index];
     const inline = this.tokens[this.index + 1];
-    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && !this.opensWithBlankSpace(open) ? TASK_CHECK.exec(inline.content) : null;
-    if (check && first && inline) {
+    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && inline.content.charCodeAt(0) === 0x5b ? TASK_CHECK.exec(inline.content) : null;
+    if (check && first && inline && !this.opensWithBlankSpace(open)) {
       item.checked = check[1] === 'x' || check[1] === 'X';
       this.index += 3;
       // mdast drops the check, then the first character of the text right after it.

@@ -17,6 +17,7 @@ export interface InlineEnv {
  */
 export function readInlineAsMicromark(md: MarkdownIt): void {
   md.inline.State = MicromarkFlanking(md.inline.State);
+  md.inline.ruler.at('text', plainRun);
   const backtick = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')?.fn;
   if (!backtick) throw new Error('markdown-it has no inline rule "backticks"');
   md.inline.ruler.at('backticks', (state: StateInline, silent: boolean) => codeSpan(backtick, state, silent));
@@ -40,6 +41,25 @@ export function readInlineAsMicromark(md: MarkdownIt): void {
     for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
   });
 }
+
+/**
+ * A run of characters no inline rule starts at, taken as text at once. markdown-it's own rule
+ * also stops at characters only its optional rules use (`:`, `-`, `~`, …), and each stop tries
+ * every rule there in vain. The rules the CommonMark preset runs start only at a line ending
+ * (`newline`), `\\` (`escape`), a backtick (`backticks`), `*` and `_` (`emphasis`), `[` (`link`),
+ * `!` (`image`), `<` (`autolink`, `html_inline`) and `&` (`entity`); a link label ends at `]`.
+ */
+function plainRun(state: StateInline, silent: boolean): boolean {
+  RULE_START.lastIndex = state.pos;
+  // The pattern's scan beats a loop over characters; `test` allocates no match.
+  const pos = Math.min(RULE_START.test(state.src) ? RULE_START.lastIndex - 1 : state.src.length, state.posMax);
+  if (pos <= state.pos) return false;
+  if (!silent) state.pending += state.src.slice(state.pos, pos);
+  state.pos = pos;
+  return true;
+}
+
+const RULE_START = /[\n!&*<[\\\]_`]/g;
 
 /**
  * Emphasis delimiters judged as micromark judges them: one UTF-16 unit at a time (an emoji
@@ -103,12 +123,14 @@ interface DelimiterRun {
  * markdown-it's emphasis rule then turns the pairs into `em`/`strong` tokens.
  */
 function pairEmphasis(delimiters: Delimiter[]): void {
+  if (delimiters.length === 0) return;
   const runs: DelimiterRun[] = [];
-  delimiters.forEach((delimiter, index) => {
+  for (let index = 0; index < delimiters.length; index += 1) {
+    const delimiter = delimiters[index] as Delimiter;
     const last = runs[runs.length - 1];
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
     else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
-  });
+  }
   // Open runs by marker, in order.
   const openers = new Map<number, DelimiterRun[]>();
   for (const closer of runs) {

@@ -189,6 +189,9 @@ function entryOf(text: string, lead: string | undefined, marked: string | undefi
   return marked === undefined ? { text, lead, children, position, under } : { text, lead, marked, children, position, under };
 }
 
+// Any character String#trim would keep: tested without copying a paragraph's text.
+const NOT_SPACE = /\S/;
+
 function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
   const paragraph = item.children[0];
   const children: ListEntry[] = [];
@@ -199,7 +202,7 @@ function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
   let opening: PhrasingContent | undefined;
   let marked: PhrasingContent | undefined;
   for (const child of paragraph.children) {
-    if (opening === undefined && (child.type !== 'text' || child.value.trim() !== '')) opening = child;
+    if (opening === undefined && (child.type !== 'text' || NOT_SPACE.test(child.value))) opening = child;
     if (child.type === 'strong' || child.type === 'inlineCode') {
       marked = child;
       break;
@@ -317,13 +320,8 @@ function withoutBom(text: string): string {
 // As CommonMark (and so every position remark reports) counts them: \r\n, \r and \n each end a line.
 function countLines(text: string): number {
   let lines = 1;
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text.charCodeAt(at);
-    if (char === 0x0a) lines += 1;
-    else if (char === 0x0d) {
-      lines += 1;
-      if (text.charCodeAt(at + 1) === 0x0a) at += 1;
-    }
-  }
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  // A \r ends a line of its own unless a \n follows it (counted already).
+  for (let at = text.indexOf('\r'); at !== -1; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 0x0a) lines += 1;
   return lines;
 }

@@ -6,7 +6,7 @@ import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
 import { isInertHtml, isPlaceholderText, mayHoldTemplatePrompts, templatePrompts } from '../artifact/content.js';
-import { parseFrontMatter } from '../artifact/front-matter.js';
+import { frontMatterFromYaml } from '../artifact/front-matter.js';
 import type { MarkdownTree } from '../artifact/markdown-tree.js';
 import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from '../artifact/types.js';
 import { referenceTree } from './reference-tree.js';
@@ -44,7 +44,7 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
   const first = root.children[0];
   if (first?.type === 'yaml') {
     const position = start(first);
-    const result = parseFrontMatter('', { yaml: first.value, firstLine: position.line + 1, position });
+    const result = frontMatterFromYaml('', { yaml: first.value, firstLine: position.line + 1, position });
     frontMatter = result.frontMatter;
     diagnostics.push(...result.diagnostics);
   } else diagnostics.push(...unclosedFrontMatter('', text));
