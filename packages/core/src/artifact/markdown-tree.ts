@@ -3,6 +3,7 @@ import type { MarkdownIt, Token } from 'markdown-it';
 import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
+import { holdsInlineSyntax } from './micromark-inline.js';
 
 /** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
 export interface MarkdownTree {
@@ -235,6 +236,8 @@ class TreeBuilder {
   }
 
   private phrasing(content: string): PhrasingContent[] {
+    // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
+    if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
     const tokens: Token[] = [];
     this.md.inline.parse(content, this.md, this.env, tokens);
     return phrasingOf(tokens);

@@ -61,6 +61,12 @@ function plainRun(state: StateInline, silent: boolean): boolean {
 
 const RULE_START = /[\n!&*<[\\\]_`]/g;
 
+/** False when no inline rule can start anywhere in `text`: it reads as one run of text. */
+export function holdsInlineSyntax(text: string): boolean {
+  RULE_START.lastIndex = 0;
+  return RULE_START.test(text);
+}
+
 /**
  * Emphasis delimiters judged as micromark judges them: one UTF-16 unit at a time (an emoji
  * next to `_` is neither space nor punctuation), with JavaScript's idea of whitespace.

@@ -50,7 +50,7 @@ describe('parseArtifact: properties', () => {
       fc.property(anyText, (text) => {
         expect(JSON.stringify(extractFacts(text))).toBe(JSON.stringify(referenceFacts(text, markdownTree)));
       }),
-      { numRuns: 500 },
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 500) },
     );
   });
 
