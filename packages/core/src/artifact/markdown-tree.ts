@@ -41,8 +41,8 @@ type Container = { children: Nodes[] };
 /**
  * The document's tree, built from markdown-it's block tokens in the shape remark-parse gives
  * (with remark-frontmatter and the GFM table and task-list extensions), holding what the gates
- * read: node types, start positions of headings, paragraphs, list items, tables and rows, and
- * plain text.
+ * read: node types, start positions of headings, paragraphs, HTML blocks, list items, tables
+ * and rows, and plain text.
  * Line endings inside texts are `\n` whatever the file uses.
  */
 export function markdownTree(text: string): MarkdownTree {
@@ -131,7 +131,8 @@ class TreeBuilder {
       case 'code_block':
         return { type: 'code', value: withoutFinalEol(token.content) };
       case 'html_block':
-        return { type: 'html', value: this.keepsFinalEol(token) ? token.content : withoutFinalEol(token.content) };
+        // Its line is where a search for the template prompts in it starts.
+        return { type: 'html', value: this.keepsFinalEol(token) ? token.content : withoutFinalEol(token.content), position: position(token) };
       case 'hr':
         return { type: 'thematicBreak' };
       case 'reference_definition':

@@ -75,16 +75,34 @@ function templatePromptsIn(root: Root, text: string): { line: number; column: nu
   const lines = text.split(/\r\n|\r|\n/);
   const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
   let cursor = { line: 1, column: 0 };
-  const locate = (prompt: string, from: number): void => {
+  // Where `value` next starts in the source, from the block's line or past the last one found.
+  const find = (value: string, from: number): { line: number; column: number } | undefined => {
     const begin = from > cursor.line ? { line: from, column: 0 } : cursor;
     for (let line = begin.line; line <= lines.length; line += 1) {
-      const at = (lines[line - 1] as string).indexOf(prompt, line === begin.line ? begin.column : 0);
-      if (at < 0) continue;
-      cursor = { line, column: at + prompt.length };
-      const entry = byLine.get(line) ?? { line, column: at + 1, prompts: [] };
-      entry.prompts.push(prompt);
-      byLine.set(line, entry);
-      return;
+      const at = (lines[line - 1] as string).indexOf(value, line === begin.line ? begin.column : 0);
+      if (at >= 0) return { line, column: at };
+    }
+    return undefined;
+  };
+  const locate = (prompt: string, from: number): void => {
+    const found = find(prompt, from);
+    if (!found) return;
+    cursor = { line: found.line, column: found.column + prompt.length };
+    const entry = byLine.get(found.line) ?? { line: found.line, column: found.column + 1, prompts: [] };
+    entry.prompts.push(prompt);
+    byLine.set(found.line, entry);
+  };
+  // A prompt-like phrase in a code span is no prompt, and no later prompt is searched inside it:
+  // the search moves past the span's text, line by line, as far as it finds it.
+  const pass = (code: string, from: number): void => {
+    const [first = '', ...rest] = code.split('\n');
+    const found = find(first, from);
+    if (!found) return;
+    cursor = { line: found.line, column: found.column + first.length };
+    for (const part of rest) {
+      const at = (lines[cursor.line] ?? '').indexOf(part);
+      if (at < 0) return;
+      cursor = { line: cursor.line + 1, column: at + part.length };
     }
   };
   // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
@@ -96,6 +114,8 @@ function templatePromptsIn(root: Root, text: string): { line: number; column: nu
       if (node.type === 'text' || node.type === 'html') {
         const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
         for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
+      } else if (node.type === 'inlineCode') {
+        if (mayHoldTemplatePrompts(node.value) && budget-- > 0) pass(node.value, here);
       } else if ('children' in node) walk(node.children as Nodes[], here);
     }
   };
