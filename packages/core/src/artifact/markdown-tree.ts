@@ -1,6 +1,6 @@
 import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
 import type { MarkdownIt, Token } from 'markdown-it';
-import { textOf } from './content.js';
+import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
 import { holdsInlineSyntax } from './micromark-inline.js';
@@ -269,7 +269,7 @@ function phrasingOf(tokens: readonly Token[]): PhrasingContent[] {
         parent.children.push({ type: 'html', value: token.content });
         break;
       case 'image':
-        parent.children.push({ type: 'image', url: '', alt: phrasingOf(token.children ?? []).map(textOf).join('') });
+        parent.children.push({ type: 'image', url: '', alt: toString(phrasingOf(token.children ?? [])) });
         break;
       case 'em_open':
       case 'strong_open':
