@@ -5,7 +5,7 @@ import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
-import { isInertHtml, isPlaceholderText, mayHoldTemplatePrompts, templatePrompts } from '../artifact/content.js';
+import { isInertHtml, isPlaceholderText, templatePromptsIn } from '../artifact/content.js';
 import { frontMatterFromYaml } from '../artifact/front-matter.js';
 import type { MarkdownTree } from '../artifact/markdown-tree.js';
 import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from '../artifact/types.js';
@@ -61,66 +61,6 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     statements: readStatements(root, plain),
     diagnostics,
   };
-}
-
-// The template prompts still in the text, by line: in text outside code, and in HTML that is not
-// a comment (`<describe the boundary>` parses as a tag). The tree gives each prompt in document
-// order and the block it sits in; its line and column come from the source, searched from that
-// block on. A prompt that is not in the source as written (`\<escaped\>`, `&lt;entities&gt;`) was
-// not typed as a prompt, and is left out.
-const MAX_PROMPTS = 200;
-
-function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
-  if (!mayHoldTemplatePrompts(text)) return [];
-  const lines = text.split(/\r\n|\r|\n/);
-  const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
-  let cursor = { line: 1, column: 0 };
-  // Where `value` next starts in the source, from the block's line or past the last one found.
-  const find = (value: string, from: number): { line: number; column: number } | undefined => {
-    const begin = from > cursor.line ? { line: from, column: 0 } : cursor;
-    for (let line = begin.line; line <= lines.length; line += 1) {
-      const at = (lines[line - 1] as string).indexOf(value, line === begin.line ? begin.column : 0);
-      if (at >= 0) return { line, column: at };
-    }
-    return undefined;
-  };
-  const locate = (prompt: string, from: number): void => {
-    const found = find(prompt, from);
-    if (!found) return;
-    cursor = { line: found.line, column: found.column + prompt.length };
-    const entry = byLine.get(found.line) ?? { line: found.line, column: found.column + 1, prompts: [] };
-    entry.prompts.push(prompt);
-    byLine.set(found.line, entry);
-  };
-  // A prompt-like phrase in a code span is no prompt, and no later prompt is searched inside it:
-  // the search moves past the span's text, line by line, as far as it finds it.
-  const pass = (code: string, from: number): void => {
-    const [first = '', ...rest] = code.split('\n');
-    const found = find(first, from);
-    if (!found) return;
-    cursor = { line: found.line, column: found.column + first.length };
-    for (const part of rest) {
-      const at = (lines[cursor.line] ?? '').indexOf(part);
-      if (at < 0) return;
-      cursor = { line: cursor.line + 1, column: at + part.length };
-    }
-  };
-  // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
-  let budget = MAX_PROMPTS;
-  const walk = (nodes: readonly Nodes[], from: number): void => {
-    for (const node of nodes) {
-      if (budget <= 0) return;
-      const here = node.position?.start.line ?? from;
-      if (node.type === 'text' || node.type === 'html') {
-        const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
-        for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
-      } else if (node.type === 'inlineCode') {
-        if (mayHoldTemplatePrompts(node.value) && budget-- > 0) pass(node.value, here);
-      } else if ('children' in node) walk(node.children as Nodes[], here);
-    }
-  };
-  walk(root.children, 1);
-  return [...byLine.values()].sort((a, b) => a.line - b.line);
 }
 
 type PlainText = (node: Nodes) => string;
