@@ -53,8 +53,10 @@ describe('a prompt written in a code span', () => {
 });
 
 describe('a prompt-like phrase that is no prompt where it stands', () => {
-  it('does not take the place of the same prompt in a later HTML block', () => {
+  it('does not take the place of the same prompt later in the paragraph or in a later HTML block', () => {
     const at = (text: string): string[] => extractFacts(text).diagnostics.map((d) => `${d.line}:${d.column} ${d.actual ?? ''}`);
     expect(at('<!-- note -->word<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
+    expect(at('0\\<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
+    expect(at('&#10;<describe it>\n')).toEqual(['1:6 <describe it>']);
   });
 });
