@@ -40,7 +40,7 @@ export function artifactFromFacts(path: string, rawText: string, facts: Artifact
 
 /**
  * What the gates read from a file's contents. Total, like {@link parseArtifact}. `tree` is
- * the parser: the fast one by default, remark's reading in tests that compare the two.
+ * the parser: the fast one but in the test that makes it fail.
  */
 export function extractFacts(rawText: string, tree: (text: string) => MarkdownTree = markdownTree): ArtifactFacts {
   const text = withoutBom(rawText);
