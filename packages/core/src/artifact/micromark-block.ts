@@ -491,6 +491,8 @@ function markColumns(state: StateBlock, from: number): void {
     const token = state.tokens[i] as Token;
     if (token.map === null || token.meta?.['column'] !== undefined || token.nesting < 0) continue;
     const line = token.map[0];
-    token.meta = { ...token.meta, column: (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1 };
+    const column = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1;
+    // Almost every token has no meta yet: a plain object costs less than a spread of nothing.
+    token.meta = token.meta ? { ...token.meta, column } : { column };
   }
 }
