@@ -1,5 +1,4 @@
-import type { Nodes, RootContent } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import type { Nodes, Root, RootContent } from 'mdast';
 
 // Words a template leaves where an author was meant to write something.
 const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...']);
@@ -42,11 +41,31 @@ export function isInertHtml(value: string): boolean {
 // Punctuation between placeholders (`<boundary>: <control>`) is template scaffolding, not content.
 const PUNCTUATION_ONLY = /^\p{P}+$/u;
 
+const WORD = /\S+/g;
+
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {
-  const stripped = value.replace(PLACEHOLDER_TAG, ' ').trim();
-  if (stripped === '') return true;
-  return stripped.split(/\s+/).every((word) => PLACEHOLDER_WORDS.has(word.toLowerCase()) || PUNCTUATION_ONLY.test(word));
+  const stripped = value.includes('<') ? value.replace(PLACEHOLDER_TAG, ' ') : value;
+  // Word by word, stopping at the first real one: prose is judged by its first word.
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(stripped); match; match = WORD.exec(stripped)) {
+    const word = match[0];
+    if (!PLACEHOLDER_WORDS.has(word.toLowerCase()) && !PUNCTUATION_ONLY.test(word)) return false;
+  }
+  return true;
+}
+
+/**
+ * A node's plain text as mdast-util-to-string gives it: a value as written (HTML included),
+ * an image's alt, or the text of its children joined.
+ */
+export function textOf(node: Nodes): string {
+  if ('value' in node) return node.value;
+  if ('alt' in node && node.alt) return node.alt;
+  if (!('children' in node)) return '';
+  let text = '';
+  for (const child of node.children) text += textOf(child);
+  return text;
 }
 
 /**
@@ -67,7 +86,7 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
     case 'code':
       return node.value.trim() !== '';
     case 'table':
-      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(toString(cell))));
+      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(textOf(cell))));
     case 'list':
       return node.children.some((item) => item.children.some(isSubstantive));
     case 'listItem':
@@ -75,9 +94,71 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
     case 'paragraph':
       return node.children.some((child) => {
         if (child.type === 'html') return !isInertHtml(child.value);
-        return !isPlaceholderText(toString(child));
+        return !isPlaceholderText(textOf(child));
       });
     default:
-      return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : toString(node).trim() !== '';
+      return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : textOf(node).trim() !== '';
   }
+}
+
+const MAX_PROMPTS = 200;
+
+/**
+ * The template prompts still in the text, by line: in text outside code, and in HTML that is not
+ * a comment (`<describe the boundary>` parses as a tag). The tree gives each prompt in document
+ * order and the block it sits in; its line and column come from the source, searched from that
+ * block on. A prompt that is not in the source as written (`\<escaped\>`, `&lt;entities&gt;`)
+ * was not typed as a prompt, and is left out.
+ */
+export function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
+  if (!mayHoldTemplatePrompts(text)) return [];
+  const lines = text.split(/\r\n|\r|\n/);
+  const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
+  let cursor = { line: 1, column: 0 };
+  // Where `value` next starts in the source, from the block's line or past the last one found.
+  const find = (value: string, from: number): { line: number; column: number } | undefined => {
+    const begin = from > cursor.line ? { line: from, column: 0 } : cursor;
+    for (let line = begin.line; line <= lines.length; line += 1) {
+      const at = (lines[line - 1] as string).indexOf(value, line === begin.line ? begin.column : 0);
+      if (at >= 0) return { line, column: at };
+    }
+    return undefined;
+  };
+  const locate = (prompt: string, from: number): void => {
+    const found = find(prompt, from);
+    if (!found) return;
+    cursor = { line: found.line, column: found.column + prompt.length };
+    const entry = byLine.get(found.line) ?? { line: found.line, column: found.column + 1, prompts: [] };
+    entry.prompts.push(prompt);
+    byLine.set(found.line, entry);
+  };
+  // A prompt-like phrase in a code span is no prompt, and no later prompt is searched inside it:
+  // the search moves past the span's text, line by line, as far as it finds it.
+  const pass = (code: string, from: number): void => {
+    const [first = '', ...rest] = code.split('\n');
+    const found = find(first, from);
+    if (!found) return;
+    cursor = { line: found.line, column: found.column + first.length };
+    for (const part of rest) {
+      const at = (lines[cursor.line] ?? '').indexOf(part);
+      if (at < 0) return;
+      cursor = { line: cursor.line + 1, column: at + part.length };
+    }
+  };
+  // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
+  let budget = MAX_PROMPTS;
+  const walk = (nodes: readonly Nodes[], from: number): void => {
+    for (const node of nodes) {
+      if (budget <= 0) return;
+      const here = node.position?.start.line ?? from;
+      if (node.type === 'text' || node.type === 'html') {
+        const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
+        for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
+      } else if (node.type === 'inlineCode') {
+        if (mayHoldTemplatePrompts(node.value) && budget-- > 0) pass(node.value, here);
+      } else if ('children' in node) walk(node.children as Nodes[], here);
+    }
+  };
+  walk(root.children, 1);
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
 }

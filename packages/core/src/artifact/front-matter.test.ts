@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { flatFrontMatter, frontMatterFromYaml } from './front-matter.js';
 import { parseArtifact } from './parse-artifact.js';
 
 // remark-lint style: each case is a document and the `line:col ruleId` it must produce.
@@ -101,5 +103,47 @@ describe('front-matter: not ok', () => {
     const artifact = parseArtifact('a.md', '---\nstatus: &a [*a]\n---\n');
     expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId}`)).toEqual(['1:1 front-matter-invalid']);
     expect(artifact.frontMatter).toBeUndefined();
+  });
+});
+
+describe('front-matter: the flat fast path', () => {
+  // Keys, separators and values chosen to sit on each edge of the fast path: words YAML reads
+  // as booleans, nulls, numbers or dates, indicators, comments, quotes, escapes and odd spaces.
+  const key = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('status', 'phase', 'owner', 'a', 'A-b_9', 'constructor') },
+    { weight: 1, arbitrary: fc.constantFrom('true', 'Null', 'no', '9a', '_x', '__proto__', 'key ', '', '-a', 'é') },
+  );
+  const separator = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(': ', ':  ') }, { weight: 1, arbitrary: fc.constantFrom(':', ':\t', ': \t', ' : ') });
+  const value = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('approved', 'needs-review', 'yes', 'No', 'on', 'off', 'y', 'n', 'NaN', 'Infinity', 'a b', 'a  b', 'a ', 'a (b) c+d/e.f', 'v1.2', '2026-03-04', '1999-12-31') },
+    { weight: 2, arbitrary: fc.constantFrom('true', 'True', 'TRUE', 'false', 'null', 'NULL', 'Null', '~', '.inf', '.nan', '0x1F', '1e3', '12', '1.5', '2024-01-01', '2024-1-01', '20240101', '2024-01-01T10:00', '2024-01-01 x', '+1', '-1', 'a #c', 'a#b', 'a: b', 'a:b', 'http://x.test/a', "it's", '"q"', "'q'", 'a\\b', 'a,b', '[a]', '{a}', 'a]', 'a}', '!tag', '&a', '*a', '|', '>', '-', '- a', '? a', '%a', '@a', '`a`', 'a\t', '') },
+    // A letter, then anything the fast path allows and some it does not.
+    { weight: 3, arbitrary: fc.tuple(fc.constantFrom('a', 'Z', 'n', 't', '2', '20'), fc.string({ unit: fc.constantFrom(...'aZ09 _./()+-:#\'"!&*,[]{}|>%@`~\\'), maxLength: 8 })).map(([first, rest]) => first + rest) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+  );
+  const line = fc.oneof({ weight: 12, arbitrary: fc.tuple(key, separator, value).map(([k, s, v]) => k + s + v) }, { weight: 1, arbitrary: fc.constantFrom('', '# c', '  x: y', '---', '...', '- a') });
+  const yaml = fc.array(line, { minLength: 1, maxLength: 5 }).map((lines) => lines.join('\n'));
+
+  it('gives exactly what the YAML library gives wherever it reads a block', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(yaml, (text) => {
+        const source = { yaml: text, firstLine: 2, position: { line: 1, column: 1 } };
+        const fast = flatFrontMatter(source);
+        if (fast === undefined) return;
+        taken += 1;
+        const slow = frontMatterFromYaml('', source);
+        expect(fast, text).toEqual(slow);
+        expect(JSON.stringify(fast), text).toBe(JSON.stringify(slow));
+      }),
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2000) },
+    );
+    // The generator keeps the fast path busy.
+    expect(taken).toBeGreaterThan(50);
+  });
+
+  it('leaves to the library every block with a comment, a quote, a number, a boolean or a repeated key', () => {
+    for (const text of ['a: b # c', 'a: "b"', 'a: 12', 'a: true', 'a: null', 'a: b\na: c', 'a: b\n  c', 'a: b\r\nc: d', 'a:', 'a: b: c'])
+      expect(flatFrontMatter({ yaml: text, firstLine: 2, position: { line: 1, column: 1 } }), text).toBeUndefined();
   });
 });

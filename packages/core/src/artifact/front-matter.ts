@@ -25,6 +25,11 @@ export interface FrontMatterResult {
  * template's own hint pasted through untouched: `template-residue`.
  */
 export function parseFrontMatter(path: string, source: FrontMatterSource): FrontMatterResult {
+  return flatFrontMatter(source) ?? frontMatterFromYaml(path, source);
+}
+
+/** {@link parseFrontMatter} by the YAML library alone, whatever the block holds. */
+export function frontMatterFromYaml(path: string, source: FrontMatterSource): FrontMatterResult {
   const doc = parseYaml(source.yaml);
   const locate = lineIndex(source.yaml);
   const at = (offset: number): Position => {
@@ -63,6 +68,38 @@ export function parseFrontMatter(path: string, source: FrontMatterSource): Front
     frontMatter: { data: data as Record<string, unknown>, positions, position: source.position, yaml: source.yaml, firstLine: source.firstLine },
     diagnostics,
   };
+}
+
+// A line of the flattest front-matter: a key, a colon, a space, and a value that the YAML core
+// schema reads as the string written: a date, or words that start with a letter and hold no
+// character that could start a comment, a quote, an indicator or an escape (and are no boolean
+// or null).
+const FLAT_LINE = /^([A-Za-z][A-Za-z0-9_-]*):( +)([A-Za-z][A-Za-z0-9 _./()+-]*?|\d{4}-\d\d-\d\d) *$/;
+const NOT_A_STRING = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
+
+/**
+ * Front-matter of nothing but `key: value` lines of plain words, read without the YAML library
+ * (which costs more than the rest of a small artifact): the result the library gives, or
+ * undefined for any block it must read.
+ */
+export function flatFrontMatter(source: FrontMatterSource): FrontMatterResult | undefined {
+  const { yaml } = source;
+  if (yaml === '' || yaml.includes('\r')) return undefined;
+  const data: Record<string, string> = {};
+  const positions: Record<string, Position> = {};
+  let line = source.firstLine;
+  for (let from = 0; from <= yaml.length; line += 1) {
+    const end = yaml.indexOf('\n', from);
+    const match = FLAT_LINE.exec(end === -1 ? yaml.slice(from) : yaml.slice(from, end));
+    if (!match) return undefined;
+    const [, key = '', space = '', value = ''] = match;
+    if (Object.hasOwn(data, key) || NOT_A_STRING.test(key) || NOT_A_STRING.test(value)) return undefined;
+    data[key] = value;
+    positions[key] = { line, column: key.length + 1 + space.length + 1 };
+    if (end === -1) break;
+    from = end + 1;
+  }
+  return { frontMatter: { data, positions, position: source.position, yaml, firstLine: source.firstLine }, diagnostics: [] };
 }
 
 function firstLine(text: string): string {

@@ -10,19 +10,18 @@ const DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$
 export function splitCells(row: string): string[] {
   const text = row.trim();
   const cells: string[] = [];
-  let cell = '';
+  let from = 0;
   for (let at = 0; at < text.length; at += 1) {
-    const char = text[at] as string;
-    const next = text[at + 1];
-    if (char === '\\' && (next === '\\' || next === '|')) {
-      cell += char + next;
-      at += 1;
-    } else if (char === '|') {
-      cells.push(cell);
-      cell = '';
-    } else cell += char;
+    const char = text.charCodeAt(at);
+    if (char === 0x5c) {
+      const next = text.charCodeAt(at + 1);
+      if (next === 0x5c || next === 0x7c) at += 1;
+    } else if (char === 0x7c) {
+      cells.push(text.slice(from, at));
+      from = at + 1;
+    }
   }
-  cells.push(cell);
+  cells.push(text.slice(from));
   if (text.startsWith('|')) cells.shift();
   if (cells.length > 0 && text.endsWith('|') && !text.endsWith('\\|') && cells[cells.length - 1] === '') cells.pop();
   // A row of nothing but a pipe is one empty cell.

@@ -4,23 +4,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Nodes } from 'mdast';
+import { referenceFacts } from '../test-support/reference-facts.js';
 import { referenceTree } from '../test-support/reference-tree.js';
-import type { MarkdownTree } from './markdown-tree.js';
+import { markdownTree, type MarkdownTree } from './markdown-tree.js';
 import { extractFacts } from './parse-artifact.js';
 import type { ArtifactFacts } from './types.js';
 
-// The fast tree must give exactly the facts remark's reading gives. The one difference by
-// design: line endings inside extracted texts are always `\n`, where remark keeps the file's
-// own; so the reference reads the Markdown with its line endings as `\n` (no line moves).
-// Front-matter is YAML, read from the file as written by both.
+// The fast reader must give exactly the facts remark's reading gives, extracted node by node
+// with mdast-util-to-string. The one difference by design: line endings inside extracted texts
+// are always `\n`, where remark keeps the file's own; so the reference reads the Markdown with
+// its line endings as `\n` (no line moves). Front-matter is YAML, read from the file as written
+// by both.
 function reference(text: string, normalized: string, tree: MarkdownTree): ArtifactFacts {
-  const facts = extractFacts(normalized, () => tree);
-  const { frontMatter, diagnostics } = normalized === text ? facts : extractFacts(text, referenceTree);
+  const facts = referenceFacts(normalized, () => tree);
+  const { frontMatter, diagnostics } = normalized === text ? facts : referenceFacts(text);
   if (tree.root.children[0]?.type === 'yaml' || !/^---[ \t]*(\n|$)/.test(normalized)) return { ...facts, frontMatter, diagnostics };
   // micromark defect: after a first line that opens front-matter never closed, it recognises no
   // list or block quote for the rest of the file. CommonMark reads that line as the thematic
   // break it is, and so does the fast tree (the file still fails with front-matter-invalid).
-  const body = extractFacts(normalized.replace(/^---/, '***'), referenceTree);
+  const body = referenceFacts(normalized.replace(/^---/, '***'));
   return { ...facts, frontMatter, diagnostics, sections: body.sections, tasks: body.tasks, tables: body.tables, statements: body.statements };
 }
 
@@ -71,6 +73,10 @@ let compared = 0;
 let skipped = 0;
 
 function expectSameFacts(text: string): void {
+  // Over the same tree, whatever it holds, the fast extraction and the reference agree exactly,
+  // down to the order of keys (cached facts are the same bytes).
+  const sameTree = referenceFacts(text, markdownTree);
+  expect(JSON.stringify(extractFacts(text)), JSON.stringify(text)).toBe(JSON.stringify(sameTree));
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const tree = referenceTree(normalized);
   if (hasMicromarkDefect(tree.root)) {

@@ -3,6 +3,7 @@ import type { MarkdownIt, Token } from 'markdown-it';
 import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
+import { holdsInlineSyntax } from './micromark-inline.js';
 
 /** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
 export interface MarkdownTree {
@@ -40,8 +41,8 @@ type Container = { children: Nodes[] };
 /**
  * The document's tree, built from markdown-it's block tokens in the shape remark-parse gives
  * (with remark-frontmatter and the GFM table and task-list extensions), holding what the gates
- * read: node types, start positions of headings, paragraphs, list items, tables and rows, and
- * plain text.
+ * read: node types, start positions of headings, paragraphs, HTML blocks, list items, tables
+ * and rows, and plain text.
  * Line endings inside texts are `\n` whatever the file uses.
  */
 export function markdownTree(text: string): MarkdownTree {
@@ -54,7 +55,9 @@ export function markdownTree(text: string): MarkdownTree {
     body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
   }
   const md = markdownReader();
-  const src = body.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  // Most files need neither replacement; looking costs less than replacing nothing.
+  const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
+  const src = lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf;
   const env: ParseEnv = { starts: lineStarts(src) };
   const tokens: Token[] = [];
   md.block.parse(src, md, env, tokens);
@@ -99,10 +102,13 @@ class TreeBuilder {
 
   private block(token: Token): RootContent | undefined {
     switch (token.type) {
-      case 'paragraph_open':
-        return { type: 'paragraph', children: this.inlineUntil('paragraph_close'), position: position(token) };
+      case 'paragraph_open': {
+        const where = position(token);
+        return { type: 'paragraph', children: this.inlineUntil('paragraph_close', where.start.line), position: where };
+      }
       case 'heading_open': {
-        const heading: Heading = { type: 'heading', depth: Number(token.tag.slice(1)) as Heading['depth'], children: this.inlineUntil('heading_close'), position: position(token) };
+        const where = position(token);
+        const heading: Heading = { type: 'heading', depth: Number(token.tag.slice(1)) as Heading['depth'], children: this.inlineUntil('heading_close', where.start.line), position: where };
         return heading;
       }
       case 'blockquote_open': {
@@ -128,7 +134,8 @@ class TreeBuilder {
       case 'code_block':
         return { type: 'code', value: withoutFinalEol(token.content) };
       case 'html_block':
-        return { type: 'html', value: this.keepsFinalEol(token) ? token.content : withoutFinalEol(token.content) };
+        // Its line is where a search for the template prompts in it starts.
+        return { type: 'html', value: this.keepsFinalEol(token) ? token.content : withoutFinalEol(token.content), position: position(token) };
       case 'hr':
         return { type: 'thematicBreak' };
       case 'reference_definition':
@@ -168,16 +175,17 @@ class TreeBuilder {
     const item: ListItem = { type: 'listItem', children: [], position: position(open) };
     const first = this.tokens[this.index];
     const inline = this.tokens[this.index + 1];
-    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && !this.opensWithBlankSpace(open) ? TASK_CHECK.exec(inline.content) : null;
-    if (check && first && inline) {
+    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && inline.content.charCodeAt(0) === 0x5b ? TASK_CHECK.exec(inline.content) : null;
+    if (check && first && inline && !this.opensWithBlankSpace(open)) {
       item.checked = check[1] === 'x' || check[1] === 'X';
       this.index += 3;
       // mdast drops the check, then the first character of the text right after it.
       const rest = inline.content.slice(check[0].length);
       const tabs = this.env.tabLeftOvers?.get(inline.content);
       if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - check[0].length)));
-      const children = this.phrasing(rest);
-      const paragraph: Paragraph = { type: 'paragraph', children, position: position(first) };
+      const paragraph: Paragraph = { type: 'paragraph', children: [], position: position(first) };
+      const children = this.phrasing(rest, paragraph.position?.start.line ?? 1);
+      paragraph.children = children;
       const head = children[0];
       if (head?.type === 'text') {
         head.value = head.value.slice(1);
@@ -213,7 +221,7 @@ class TreeBuilder {
       this.index += 1;
       if (token.type === 'table_close') break;
       if (token.type === 'tr_open') {
-        const cells = splitCells(this.lineOf(token)).map((content): TableCell => ({ type: 'tableCell', children: unescapePipesInCode(this.phrasing(content)) }));
+        const cells = splitCells(this.lineOf(token)).map((content): TableCell => ({ type: 'tableCell', children: unescapePipesInCode(this.phrasing(content, 1)) }));
         table.children.push({ type: 'tableRow', children: cells, position: position(token) });
       }
     }
@@ -221,26 +229,39 @@ class TreeBuilder {
   }
 
   /** The inline content of the current block, consuming tokens up to its closing token. */
-  private inlineUntil(close: string): PhrasingContent[] {
+  private inlineUntil(close: string, line: number): PhrasingContent[] {
     let children: PhrasingContent[] = [];
     while (this.index < this.tokens.length) {
       const token = this.tokens[this.index] as Token;
       this.index += 1;
       if (token.type === close) break;
-      if (token.type === 'inline') children = this.phrasing(token.content);
+      if (token.type === 'inline') children = this.phrasing(token.content, line);
     }
     return children;
   }
 
-  private phrasing(content: string): PhrasingContent[] {
+  /** The phrasing of inline content that starts on `line` (a line ending in it starts another). */
+  private phrasing(content: string, line: number): PhrasingContent[] {
+    // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
+    if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
     const tokens: Token[] = [];
     this.md.inline.parse(content, this.md, this.env, tokens);
-    return phrasingOf(tokens);
+    return phrasingOf(tokens, { line, breaks: 0 });
   }
 }
 
+/**
+ * The line endings of the source read so far in a block's inline content. A node that starts
+ * after one carries its line, as remark's nodes do: a template prompt is searched from there
+ * (an escaped or decoded copy of it earlier in the paragraph is not it).
+ */
+interface InlineLines {
+  readonly line: number;
+  breaks: number;
+}
+
 /** mdast phrasing nodes from markdown-it inline tokens; adjacent text merges, as in mdast. */
-function phrasingOf(tokens: readonly Token[]): PhrasingContent[] {
+function phrasingOf(tokens: readonly Token[], lines: InlineLines): PhrasingContent[] {
   const top: Container = { children: [] };
   const stack: Container[] = [top];
   for (const token of tokens) {
@@ -248,27 +269,34 @@ function phrasingOf(tokens: readonly Token[]): PhrasingContent[] {
     switch (token.type) {
       case 'text':
       case 'text_special':
-        appendText(parent, token.content);
+        appendText(parent, token.content, lines);
         break;
       case 'softbreak':
-        appendText(parent, '\n');
+        appendText(parent, '\n', lines);
+        lines.breaks += 1;
         break;
       case 'hardbreak':
         parent.children.push({ type: 'break' });
+        lines.breaks += 1;
         break;
       case 'code_inline':
-        parent.children.push({ type: 'inlineCode', value: token.content });
+        parent.children.push(placed({ type: 'inlineCode', value: token.content }, lines));
+        lines.breaks += lineEndings(token.content);
         break;
       case 'html_inline':
-        parent.children.push({ type: 'html', value: token.content });
+        parent.children.push(placed({ type: 'html', value: token.content }, lines));
+        lines.breaks += lineEndings(token.content);
         break;
-      case 'image':
-        parent.children.push({ type: 'image', url: '', alt: toString(phrasingOf(token.children ?? [])) });
+      case 'image': {
+        const image = placed({ type: 'image', url: '', alt: '' }, lines);
+        image.alt = toString(phrasingOf(token.children ?? [], lines));
+        parent.children.push(image);
         break;
+      }
       case 'em_open':
       case 'strong_open':
       case 'link_open': {
-        const node = { type: token.type === 'em_open' ? 'emphasis' : token.type === 'strong_open' ? 'strong' : 'link', url: '', children: [] } as Nodes & Container;
+        const node = placed({ type: token.type === 'em_open' ? 'emphasis' : token.type === 'strong_open' ? 'strong' : 'link', url: '', children: [] } as Nodes & Container, lines);
         parent.children.push(node);
         stack.push(node);
         break;
@@ -294,11 +322,23 @@ function unescapePipesInCode(nodes: PhrasingContent[]): PhrasingContent[] {
   return nodes;
 }
 
-function appendText(parent: Container, value: string): void {
+function appendText(parent: Container, value: string, lines: InlineLines): void {
   if (value === '') return;
   const tail = parent.children[parent.children.length - 1];
   if (tail?.type === 'text') tail.value += value;
-  else parent.children.push({ type: 'text', value });
+  else parent.children.push(placed({ type: 'text', value }, lines));
+}
+
+/** A node with the line it starts on, when that is not its block's first line. */
+function placed<T extends Nodes>(node: T, lines: InlineLines): T {
+  if (lines.breaks > 0) node.position = at(lines.line + lines.breaks, 1);
+  return node;
+}
+
+function lineEndings(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
 }
 
 function withoutFinalEol(value: string): string {

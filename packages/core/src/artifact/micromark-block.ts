@@ -112,6 +112,8 @@ function withColumns(rule: BlockRule): BlockRule {
  */
 function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (silent) return reference(state, startLine, endLine, true);
+  // Most blocks are not definitions, which all open with `[`: no need to set up for one.
+  if (state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0)) !== 0x5b) return false;
   if (!definition(reference, state, startLine, endLine)) return false;
   const run = { line: startLine, column: columnOf(state.tokens[state.tokens.length - 1]) };
   for (;;) {
@@ -239,6 +241,7 @@ function continuationLinesAsMicromark(rule: BlockRule): BlockRule {
     const inline = state.tokens[from + 1];
     if (!matched || silent || inline?.type !== 'inline') return matched;
     const end = state.line;
+    if (!mayKeepOtherWhitespace(state, startLine + 1, end)) return true;
     const starts: LineStart[] = [];
     let special = false;
     for (let line = startLine + 1; line < end; line += 1) {
@@ -263,6 +266,24 @@ function continuationLinesAsMicromark(rule: BlockRule): BlockRule {
     if (starts.some((start) => start.tab)) (env.lineColumns ??= new Map()).set(inline.content, [0, ...starts.map((start) => start.column)]);
     return true;
   };
+}
+
+/**
+ * False when every continuation line is indented at least as the paragraph and holds no tab in
+ * its leading whitespace: then markdown-it's content is micromark's, as almost always.
+ */
+function mayKeepOtherWhitespace(state: StateBlock, from: number, to: number): boolean {
+  for (let line = from; line < to; line += 1) {
+    const count = state.sCount[line] ?? 0;
+    if (count >= 0 && count < state.blkIndent) return true;
+    const end = state.eMarks[line] ?? 0;
+    for (let at = state.bMarks[line] ?? 0; at < end; at += 1) {
+      const char = state.src.charCodeAt(at);
+      if (char === 0x09) return true;
+      if (char !== 0x20) break;
+    }
+  }
+  return false;
 }
 
 interface LineStart {
@@ -470,6 +491,8 @@ function markColumns(state: StateBlock, from: number): void {
     const token = state.tokens[i] as Token;
     if (token.map === null || token.meta?.['column'] !== undefined || token.nesting < 0) continue;
     const line = token.map[0];
-    token.meta = { ...token.meta, column: (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1 };
+    const column = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1;
+    // Almost every token has no meta yet: a plain object costs less than a spread of nothing.
+    token.meta = token.meta ? { ...token.meta, column } : { column };
   }
 }

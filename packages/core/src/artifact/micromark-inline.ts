@@ -17,6 +17,7 @@ export interface InlineEnv {
  */
 export function readInlineAsMicromark(md: MarkdownIt): void {
   md.inline.State = MicromarkFlanking(md.inline.State);
+  md.inline.ruler.at('text', plainRun);
   const backtick = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')?.fn;
   if (!backtick) throw new Error('markdown-it has no inline rule "backticks"');
   md.inline.ruler.at('backticks', (state: StateInline, silent: boolean) => codeSpan(backtick, state, silent));
@@ -39,6 +40,31 @@ export function readInlineAsMicromark(md: MarkdownIt): void {
     pairEmphasis(state.delimiters);
     for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
   });
+}
+
+/**
+ * A run of characters no inline rule starts at, taken as text at once. markdown-it's own rule
+ * also stops at characters only its optional rules use (`:`, `-`, `~`, …), and each stop tries
+ * every rule there in vain. The rules the CommonMark preset runs start only at a line ending
+ * (`newline`), `\\` (`escape`), a backtick (`backticks`), `*` and `_` (`emphasis`), `[` (`link`),
+ * `!` (`image`), `<` (`autolink`, `html_inline`) and `&` (`entity`); a link label ends at `]`.
+ */
+function plainRun(state: StateInline, silent: boolean): boolean {
+  RULE_START.lastIndex = state.pos;
+  // The pattern's scan beats a loop over characters; `test` allocates no match.
+  const pos = Math.min(RULE_START.test(state.src) ? RULE_START.lastIndex - 1 : state.src.length, state.posMax);
+  if (pos <= state.pos) return false;
+  if (!silent) state.pending += state.src.slice(state.pos, pos);
+  state.pos = pos;
+  return true;
+}
+
+const RULE_START = /[\n!&*<[\\\]_`]/g;
+
+/** False when no inline rule can start anywhere in `text`: it reads as one run of text. */
+export function holdsInlineSyntax(text: string): boolean {
+  RULE_START.lastIndex = 0;
+  return RULE_START.test(text);
 }
 
 /**
@@ -66,9 +92,19 @@ function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
   };
 }
 
-function classify(code: number): 'whitespace' | 'punctuation' | 'other' {
+type CharClass = 'whitespace' | 'punctuation' | 'other';
+
+// The class of each ASCII character, worked out on first use by the same tests as any other.
+let asciiClasses: readonly CharClass[] | undefined;
+
+function classify(code: number): CharClass {
   if (Number.isNaN(code)) return 'whitespace';
-  const char = String.fromCharCode(code);
+  if (code >= 128) return classOf(String.fromCharCode(code));
+  asciiClasses ??= Array.from({ length: 128 }, (_, ascii) => classOf(String.fromCharCode(ascii)));
+  return asciiClasses[code] as CharClass;
+}
+
+function classOf(char: string): CharClass {
   if (/\s/.test(char)) return 'whitespace';
   return /\p{P}|\p{S}/u.test(char) ? 'punctuation' : 'other';
 }
@@ -93,12 +129,14 @@ interface DelimiterRun {
  * markdown-it's emphasis rule then turns the pairs into `em`/`strong` tokens.
  */
 function pairEmphasis(delimiters: Delimiter[]): void {
+  if (delimiters.length === 0) return;
   const runs: DelimiterRun[] = [];
-  delimiters.forEach((delimiter, index) => {
+  for (let index = 0; index < delimiters.length; index += 1) {
+    const delimiter = delimiters[index] as Delimiter;
     const last = runs[runs.length - 1];
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
     else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
-  });
+  }
   // Open runs by marker, in order.
   const openers = new Map<number, DelimiterRun[]>();
   for (const closer of runs) {

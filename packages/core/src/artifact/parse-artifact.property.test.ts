@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseArtifact } from './parse-artifact.js';
+import { referenceFacts } from '../test-support/reference-facts.js';
+import { markdownTree } from './markdown-tree.js';
+import { extractFacts, parseArtifact } from './parse-artifact.js';
 import type { Artifact } from './types.js';
 
 // Lines as CommonMark counts them: \r\n, \r and \n each end one.
@@ -40,6 +42,15 @@ describe('parseArtifact: properties', () => {
         expect(artifact.diagnostics.filter((d) => d.ruleId === 'internal-error')).toEqual([]);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('reads from the tree exactly what the reference extraction reads, on any text', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(JSON.stringify(extractFacts(text))).toBe(JSON.stringify(referenceFacts(text, markdownTree)));
+      }),
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 500) },
     );
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArtifact } from './parse-artifact.js';
+import { extractFacts, parseArtifact } from './parse-artifact.js';
 import { findSection } from './find-section.js';
 
 describe('parseArtifact: tasks', () => {
@@ -194,6 +194,14 @@ describe('parseArtifact: bounded worst cases', () => {
     const artifact = parseArtifact('t.md', `# Tasks\n\n- [x] done\n${deep}\n${deep}\n`);
     expect(artifact.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.severity}`)).toEqual(['4:1 artifact-unreadable error']);
     expect(artifact.tasks.map((t) => t.text)).toEqual(['done']);
+  });
+
+  it('fails closed when the parser itself fails: an internal error, and nothing read that could pass a gate', () => {
+    const facts = extractFacts('---\nstatus: approved\n---\n# Tasks\n\n- [x] done\n', () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    expect(facts.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.severity}`)).toEqual(['1:1 internal-error error']);
+    expect(facts).toMatchObject({ lineCount: 7, empty: false, frontMatter: undefined, sections: [], tasks: [], tables: [], statements: [] });
   });
 
   it('reads 40 nested lists, deeper than any spec goes, without a finding', () => {

@@ -1,11 +1,10 @@
-import type { Heading, List, ListItem, Nodes, Paragraph, Root, RootContent, Table as MdTable } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table as MdTable } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
-import { isSubstantive, mayHoldTemplatePrompts, templatePrompts } from './content.js';
+import { isSubstantive, templatePromptsIn, textOf } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
 import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
@@ -14,7 +13,7 @@ import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statemen
  * Bumped whenever the facts read from the same bytes could differ: cached facts carry the
  * version they were read with, and facts of another version are read again.
  */
-export const PARSER_VERSION = 4;
+export const PARSER_VERSION = 5;
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
 // marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
@@ -41,7 +40,7 @@ export function artifactFromFacts(path: string, rawText: string, facts: Artifact
 
 /**
  * What the gates read from a file's contents. Total, like {@link parseArtifact}. `tree` is
- * the parser: the fast one by default, remark's reading in tests that compare the two.
+ * the parser: the fast one but in the test that makes it fail.
  */
 export function extractFacts(rawText: string, tree: (text: string) => MarkdownTree = markdownTree): ArtifactFacts {
   const text = withoutBom(rawText);
@@ -81,61 +80,24 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
     frontMatter,
     sections: readSections(root, plain),
     tasks: readTasks(root, plain),
-    tables: readTables(root),
+    tables: readTables(root, plain),
     statements: readStatements(root, plain),
     diagnostics,
   };
 }
 
-// The template prompts still in the text, by line: in text outside code, and in HTML that is not
-// a comment (`<describe the boundary>` parses as a tag). The tree gives each prompt in document
-// order and the block it sits in; its line and column come from the source, searched from that
-// block on. A prompt that is not in the source as written (`\<escaped\>`, `&lt;entities&gt;`) was
-// not typed as a prompt, and is left out.
-const MAX_PROMPTS = 200;
-
-function templatePromptsIn(root: Root, text: string): { line: number; column: number; prompts: string[] }[] {
-  if (!mayHoldTemplatePrompts(text)) return [];
-  const lines = text.split(/\r\n|\r|\n/);
-  const byLine = new Map<number, { line: number; column: number; prompts: string[] }>();
-  let cursor = { line: 1, column: 0 };
-  const locate = (prompt: string, from: number): void => {
-    const begin = from > cursor.line ? { line: from, column: 0 } : cursor;
-    for (let line = begin.line; line <= lines.length; line += 1) {
-      const at = (lines[line - 1] as string).indexOf(prompt, line === begin.line ? begin.column : 0);
-      if (at < 0) continue;
-      cursor = { line, column: at + prompt.length };
-      const entry = byLine.get(line) ?? { line, column: at + 1, prompts: [] };
-      entry.prompts.push(prompt);
-      byLine.set(line, entry);
-      return;
-    }
-  };
-  // Each search is bounded by the file's lines: so many prompts is a template, not a spec.
-  let budget = MAX_PROMPTS;
-  const walk = (nodes: readonly Nodes[], from: number): void => {
-    for (const node of nodes) {
-      if (budget <= 0) return;
-      const here = node.position?.start.line ?? from;
-      if (node.type === 'text' || node.type === 'html') {
-        const value = node.type === 'html' ? node.value.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => ' '.repeat(comment.length)) : node.value;
-        for (const prompt of templatePrompts(value)) if (budget-- > 0) locate(prompt.text, here);
-      } else if ('children' in node) walk(node.children as Nodes[], here);
-    }
-  };
-  walk(root.children, 1);
-  return [...byLine.values()].sort((a, b) => a.line - b.line);
-}
-
 type PlainText = (node: Nodes) => string;
 
-/** A node's plain text, as mdast-util-to-string gives it; several readers ask for the same paragraphs. */
+/**
+ * A node's plain text, as mdast-util-to-string gives it (an image's alt, HTML as written);
+ * several readers ask for the same paragraphs and headings, so each is joined once.
+ */
 function plainText(): PlainText {
   const known = new Map<Nodes, string>();
   return (node) => {
     let text = known.get(node);
     if (text === undefined) {
-      text = toString(node);
+      text = textOf(node);
       known.set(node, text);
     }
     return text;
@@ -149,56 +111,65 @@ function readSections(root: Root, plain: PlainText): Section[] {
   const substantiveAt = (at: number): boolean => (substantive[at] ??= isSubstantive(children[at] as RootContent));
   // A list belongs to every enclosing section too: read its entries once.
   const entries: (ListEntry[] | undefined)[] = [];
-  const entriesAt = (at: number, list: List): ListEntry[] => (entries[at] ??= list.children.map((item) => listEntry(item, plain)));
   const sections: Section[] = [];
-  children.forEach((node, index) => {
-    if (node.type !== 'heading') return;
-    let end = index + 1;
-    while (end < children.length) {
-      const next = children[end] as RootContent;
-      if (next.type === 'heading' && next.depth <= node.depth) break;
-      end += 1;
+  for (let index = 0; index < children.length; index += 1) {
+    const node = children[index] as RootContent;
+    if (node.type !== 'heading') continue;
+    let empty = true;
+    let under: string | undefined;
+    const items: ListEntry[] = [];
+    for (let at = index + 1; at < children.length; at += 1) {
+      const child = children[at] as RootContent;
+      if (child.type === 'heading') {
+        if (child.depth <= node.depth) break;
+        // A section's list items, each with the subsection it sits in (a template's `### Abuse cases`).
+        under = headingTitle(child, plain);
+      }
+      if (empty && substantiveAt(at)) empty = false;
+      if (child.type !== 'list') continue;
+      const own = (entries[at] ??= child.children.map((item) => listEntry(item, plain)));
+      for (const entry of own) items.push(under === undefined ? entry : withUnder(entry, under));
     }
-    const owned: number[] = [];
-    for (let at = index + 1; at < end; at += 1) owned.push(at);
-    sections.push({
-      title: headingTitle(node),
-      depth: node.depth,
-      position: start(node),
-      empty: !owned.some(substantiveAt),
-      items: listEntries(children, owned, entriesAt),
-    });
-  });
+    sections.push({ title: headingTitle(node, plain), depth: node.depth, position: start(node), empty, items });
+  }
   return sections;
 }
 
-// A section's list items, each with the subsection it sits in (a template's `### Abuse cases`).
-function listEntries(children: readonly RootContent[], owned: readonly number[], entriesAt: (at: number, list: List) => ListEntry[]): ListEntry[] {
-  let under: string | undefined;
-  return owned.flatMap((at) => {
-    const child = children[at] as RootContent;
-    if (child.type === 'heading') under = headingTitle(child);
-    if (child.type !== 'list') return [];
-    const entries = entriesAt(at, child);
-    const subsection = under;
-    return subsection === undefined ? entries : entries.map((entry) => ({ ...entry, under: subsection }));
-  });
+function withUnder(entry: ListEntry, under: string): ListEntry {
+  return entryOf(entry.text, entry.lead, entry.marked, entry.children, entry.position, under);
 }
+
+// The keys an entry has, in the order it always had them: absent rather than undefined.
+function entryOf(text: string, lead: string | undefined, marked: string | undefined, children: readonly ListEntry[], position: Position, under?: string): ListEntry {
+  if (under === undefined) {
+    if (lead === undefined) return marked === undefined ? { text, children, position } : { text, marked, children, position };
+    return marked === undefined ? { text, lead, children, position } : { text, lead, marked, children, position };
+  }
+  if (lead === undefined) return marked === undefined ? { text, children, position, under } : { text, marked, children, position, under };
+  return marked === undefined ? { text, lead, children, position, under } : { text, lead, marked, children, position, under };
+}
+
+// Any character String#trim would keep: tested without copying a paragraph's text.
+const NOT_SPACE = /\S/;
 
 function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
   const paragraph = item.children[0];
-  const children =
-    depth > 0 ? [] : item.children.flatMap((child) => (child.type === 'list' ? child.children.map((nested) => listEntry(nested, plain, depth + 1)) : []));
+  const children: ListEntry[] = [];
+  if (depth === 0) {
+    for (const child of item.children) if (child.type === 'list') for (const nested of child.children) children.push(listEntry(nested, plain, 1));
+  }
   if (paragraph?.type !== 'paragraph') return { text: '', children, position: start(item) };
-  const opening = paragraph.children.find((child) => child.type !== 'text' || child.value.trim() !== '');
-  const marked = paragraph.children.find((child) => child.type === 'strong' || child.type === 'inlineCode');
-  return {
-    text: plain(paragraph),
-    ...(opening && (opening.type === 'strong' || opening.type === 'inlineCode') ? { lead: toString(opening) } : {}),
-    ...(marked ? { marked: toString(marked) } : {}),
-    children,
-    position: start(item),
-  };
+  let opening: PhrasingContent | undefined;
+  let marked: PhrasingContent | undefined;
+  for (const child of paragraph.children) {
+    if (opening === undefined && (child.type !== 'text' || NOT_SPACE.test(child.value))) opening = child;
+    if (child.type === 'strong' || child.type === 'inlineCode') {
+      marked = child;
+      break;
+    }
+  }
+  const lead = opening && (opening.type === 'strong' || opening.type === 'inlineCode') ? textOf(opening) : undefined;
+  return entryOf(plain(paragraph), lead, marked ? textOf(marked) : undefined, children, start(item));
 }
 
 function readTasks(root: Root, plain: PlainText): Task[] {
@@ -219,12 +190,16 @@ function readTasks(root: Root, plain: PlainText): Task[] {
 
 function taskOf(item: ListItem, plain: PlainText): Task | undefined {
   const paragraph = item.children[0];
-  const body = paragraph?.type === 'paragraph' ? plain(paragraph) : '';
   if (typeof item.checked === 'boolean') {
+    const body = paragraph?.type === 'paragraph' ? plain(paragraph) : '';
     return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', optional: false, position: start(item) };
   }
+  if (paragraph?.type !== 'paragraph') return undefined;
+  const body = plain(paragraph);
+  // Cheaper than the pattern on every item's text: a loose marker starts with a bracket.
+  if (body.charCodeAt(0) !== 0x5b) return undefined;
   const match = LOOSE_MARKER.exec(body);
-  if (!match || paragraph?.type !== 'paragraph') return undefined;
+  if (!match) return undefined;
   // `[x]` reaches here only when GFM did not take it (e.g. no text after it): still done.
   const marker = match[1] ?? ' ';
   return {
@@ -236,14 +211,15 @@ function taskOf(item: ListItem, plain: PlainText): Task | undefined {
   };
 }
 
-function readTables(root: Root): Table[] {
+function readTables(root: Root, plain: PlainText): Table[] {
   const tables: Table[] = [];
   let heading: string | undefined;
   const walk = (nodes: readonly RootContent[]): void => {
     for (const node of nodes) {
-      if (node.type === 'heading') heading = headingTitle(node);
+      if (node.type === 'heading') heading = headingTitle(node, plain);
       else if (node.type === 'table') tables.push(tableOf(node, heading));
-      else if (node.type === 'list' || node.type === 'blockquote') walk(childrenOf(node));
+      else if (node.type === 'list') for (const item of node.children) walk(item.children);
+      else if (node.type === 'blockquote') walk(node.children);
     }
   };
   walk(root.children);
@@ -255,9 +231,10 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
   let section: string | undefined;
   const paragraph = (node: Paragraph, listDepth: number, position = start(node)): void => {
     const first = node.children[0];
-    const lead = first?.type === 'strong' || first?.type === 'inlineCode' ? toString(first).trim() : undefined;
+    const lead = first?.type === 'strong' || first?.type === 'inlineCode' ? textOf(first).trim() : undefined;
     // A loose task marker (`[~] …`) is the box, not the statement.
-    const text = plain(node).replace(LOOSE_MARKER, '').trim();
+    const body = plain(node);
+    const text = (body.charCodeAt(0) === 0x5b ? body.replace(LOOSE_MARKER, '') : body).trim();
     if (text !== '') statements.push({ text, lead, section, listDepth, position });
   };
   const list = (node: List, depth: number): void => {
@@ -269,31 +246,26 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
     }
   };
   for (const node of root.children) {
-    if (node.type === 'heading') section = headingTitle(node);
+    if (node.type === 'heading') section = headingTitle(node, plain);
     else if (node.type === 'paragraph') paragraph(node, 0);
     else if (node.type === 'list') list(node, 1);
   }
   return statements;
 }
 
-function childrenOf(node: List | RootContent): RootContent[] {
-  if (node.type === 'list') return node.children.flatMap((item) => item.children);
-  return 'children' in node ? (node.children as RootContent[]) : [];
-}
-
 function tableOf(node: MdTable, section: string | undefined): Table {
   const [head, ...body] = node.children;
   return {
     section,
-    header: head ? head.children.map((cell) => toString(cell).trim()) : [],
-    rows: body.map((row) => ({ cells: row.children.map((cell) => toString(cell).trim()), position: start(row) })),
+    header: head ? head.children.map((cell) => textOf(cell).trim()) : [],
+    rows: body.map((row) => ({ cells: row.children.map((cell) => textOf(cell).trim()), position: start(row) })),
     position: start(node),
   };
 }
 
 /** A heading's title as plain text; the parser already drops closing `#`s. */
-function headingTitle(node: Heading): string {
-  return toString(node).trim();
+function headingTitle(node: Heading, plain: PlainText): string {
+  return plain(node).trim();
 }
 
 function start(node: { position?: { start: { line: number; column: number } } | undefined }): Position {
@@ -307,5 +279,9 @@ function withoutBom(text: string): string {
 
 // As CommonMark (and so every position remark reports) counts them: \r\n, \r and \n each end a line.
 function countLines(text: string): number {
-  return (text.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  // A \r ends a line of its own unless a \n follows it (counted already).
+  for (let at = text.indexOf('\r'); at !== -1; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 0x0a) lines += 1;
+  return lines;
 }

@@ -42,3 +42,21 @@ describe('a file with no prompt anywhere', () => {
     expect(extractFacts('# T\n\n_<what is wrong today>_\n').diagnostics.map((d) => d.ruleId)).toContain('template-residue');
   });
 });
+
+describe('a prompt written in a code span', () => {
+  it('is no prompt, and a prompt after the span is reported where it stands', () => {
+    const at = (text: string): string[] => extractFacts(text).diagnostics.map((d) => `${d.line}:${d.column} ${d.actual ?? ''}`);
+    expect(at('`<describe it>` then <describe it>\n')).toEqual(['1:22 <describe it>']);
+    expect(at('`<describe it>\n`<describe it>\n')).toEqual(['2:2 <describe it>']);
+    expect(at('Use `<what is wrong>` as written.\n')).toEqual([]);
+  });
+});
+
+describe('a prompt-like phrase that is no prompt where it stands', () => {
+  it('does not take the place of the same prompt later in the paragraph or in a later HTML block', () => {
+    const at = (text: string): string[] => extractFacts(text).diagnostics.map((d) => `${d.line}:${d.column} ${d.actual ?? ''}`);
+    expect(at('<!-- note -->word<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
+    expect(at('0\\<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
+    expect(at('&#10;<describe it>\n')).toEqual(['1:6 <describe it>']);
+  });
+});
