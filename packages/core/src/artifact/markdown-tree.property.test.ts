@@ -22,8 +22,10 @@ function reference(text: string, normalized: string, tree: MarkdownTree): Artifa
   // micromark defect: after a first line that opens front-matter never closed, it recognises no
   // list or block quote for the rest of the file. CommonMark reads that line as the thematic
   // break it is, and so does the fast tree (the file still fails with front-matter-invalid).
+  // What the body holds, template prompts included, is read as CommonMark reads it.
   const body = referenceFacts(normalized.replace(/^---/, '***'));
-  return { ...facts, frontMatter, diagnostics, sections: body.sections, tasks: body.tasks, tables: body.tables, statements: body.statements };
+  const bodyDiagnostics = [...diagnostics.filter((d) => d.ruleId === 'front-matter-invalid'), ...body.diagnostics];
+  return { ...facts, frontMatter, diagnostics: bodyDiagnostics, sections: body.sections, tasks: body.tasks, tables: body.tables, statements: body.statements };
 }
 
 /**
@@ -131,7 +133,11 @@ describe('the fast markdown tree reads what remark reads', () => {
 
   it('on generated markdown: every block and inline construct, nested, with any line ending', () => {
     [compared, skipped] = [0, 0];
-    fc.assert(fc.property(document, expectSameFacts), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000) });
+    fc.assert(fc.property(document, expectSameFacts), {
+      numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000),
+      // Found by an earlier run: a prompt in what micromark, past an unclosed front-matter line, reads as a code span.
+      examples: [['---\n`<describe it>\n- # `code`\n']],
+    });
     // The documents set aside for micromark's defects stay a small share.
     expect(skipped).toBeLessThan(compared / 20);
   });
