@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
-import { lstat, mkdir, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, promises as fs, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR, localDir } from '../state/local-state.js';
@@ -96,7 +95,7 @@ function readEntry(path: string, digest: string): ArtifactFacts | undefined {
 
 async function insideRepository(root: string, dir: string): Promise<boolean> {
   try {
-    return !escapes(await realpath(root), await realpath(dir));
+    return !escapes(realpathSync.native(root), realpathSync.native(dir));
   } catch {
     return false;
   }
@@ -120,10 +119,10 @@ async function writeEntry(root: string, dir: string, bucketName: string, name: s
   // Written beside the entry, then renamed over it: a reader sees the old entry or the new one.
   const temp = join(bucket.dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, data, { flag: 'wx' });
-    await rename(temp, join(bucket.dir, name));
+    await fs.writeFile(temp, data, { flag: 'wx' });
+    await fs.rename(temp, join(bucket.dir, name));
   } catch (error) {
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
     throw error;
   }
   bucket.entries.push({ name, size: data.length, at: Date.now() });
@@ -136,16 +135,16 @@ async function writeEntry(root: string, dir: string, bucketName: string, name: s
 const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
 
 async function openBucket(root: string, dir: string): Promise<Bucket> {
-  await mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true });
   // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
   // refused, and so is one reached through a linked folder out of the repository.
-  if (!(await lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (!(await fs.lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
   if (!(await insideRepository(root, dir))) throw new Error(`${dir} leads out of the repository`);
   const entries = await Promise.all(
-    (await readdir(dir))
+    (await fs.readdir(dir))
       .filter((name) => OWN_FILE.test(name))
       .map(async (name) => {
-        const info = await lstat(join(dir, name)).catch(() => undefined);
+        const info = await fs.lstat(join(dir, name)).catch(() => undefined);
         return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
       }),
   );
@@ -158,7 +157,7 @@ async function prune(bucket: Bucket): Promise<void> {
   while (bucket.bytes > (BUCKET_BYTES * 3) / 4 && bucket.entries.length > 0) {
     const oldest = bucket.entries.shift() as Bucket['entries'][number];
     bucket.bytes -= oldest.size;
-    await rm(join(bucket.dir, oldest.name), { force: true });
+    await fs.rm(join(bucket.dir, oldest.name), { force: true });
   }
 }
 

@@ -7,7 +7,7 @@ import { git } from '../git/git.js';
 import { findRepoRoot } from '../workspace/repo.js';
 import { parseOptions, unknownSubcommand, type Command, type CommandEnv } from './command.js';
 import { bundleDir } from '../bundle-dir.js';
-import { stat } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 function usage(adapters: readonly HarnessAdapter[]): string {
@@ -71,7 +71,7 @@ export const command: Command = {
  * running now, by its absolute path — so the hooks run the command this install provides.
  */
 async function installedLauncher(root: string, env: CommandEnv): Promise<string | undefined> {
-  if (await stat(join(root, 'node_modules', '.bin', 'the-loop')).catch(() => undefined)) return undefined;
+  if (await fs.stat(join(root, 'node_modules', '.bin', 'the-loop')).catch(() => undefined)) return undefined;
   const own = ownLauncher();
   const word = own === undefined ? undefined : shellWord(own);
   if (word === undefined) {

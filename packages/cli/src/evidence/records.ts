@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { EVIDENCE_DIR, readEvidenceRecord, type EvidenceRecord, type RecordRead } from '@the-loop/core';
 import { formatJson } from '../format/json.js';
@@ -50,7 +50,7 @@ async function readRecord(path: string, expected: { workItem: string; checkId: s
 /** Write a record atomically: a reader, or a run killed mid-write, sees the old record or the new one. */
 export async function writeRecord(repo: Repo, record: EvidenceRecord): Promise<string> {
   const dir = join(repo.specRoot, record.workItem, EVIDENCE_DIR);
-  await mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true });
   await writeFileAtomic(join(dir, `${record.check.id}.json`), formatJson(record));
   return recordPath(repo, record.workItem, record.check.id);
 }

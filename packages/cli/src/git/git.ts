@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { runFailure } from '@the-loop/core';
 import { UsageError } from '../errors.js';
@@ -86,7 +86,7 @@ export async function currentBranch(dir: string): Promise<string | undefined> {
 async function findGitDir(dir: string): Promise<string | undefined> {
   for (let current = dir; ; current = dirname(current)) {
     const dotGit = join(current, '.git');
-    const info = await stat(dotGit).catch(() => undefined);
+    const info = await fs.stat(dotGit).catch(() => undefined);
     if (info?.isDirectory()) return dotGit;
     if (info?.isFile()) {
       // A worktree or submodule: `.git` is a file naming the real directory.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstat, readlink } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { mapLimit } from '../workspace/map-limit.js';
@@ -76,9 +76,9 @@ async function gitOrNotARepository(root: string, args: readonly string[]): Promi
 // The object id git would give the file's content now; undefined when it is gone.
 async function objectIdOf(path: string, format: 'sha1' | 'sha256'): Promise<string | undefined> {
   const blob = (bytes: Buffer) => createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-  const info = await lstat(path).catch(() => undefined);
+  const info = await fs.lstat(path).catch(() => undefined);
   if (!info) return undefined;
-  if (info.isSymbolicLink()) return blob(Buffer.from(await readlink(path), 'utf8'));
+  if (info.isSymbolicLink()) return blob(Buffer.from(await fs.readlink(path), 'utf8'));
   if (info.isDirectory()) return 'directory';
   if (!info.isFile()) return `special:${info.isFIFO() ? 'fifo' : info.isSocket() ? 'socket' : 'device'}`;
   try {

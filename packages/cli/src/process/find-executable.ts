@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { constants, promises as fs } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -22,8 +21,8 @@ export async function findExecutable(command: string, env: Readonly<Record<strin
 
 async function isExecutableFile(path: string): Promise<boolean> {
   try {
-    if (!(await stat(path)).isFile()) return false;
-    await access(path, constants.X_OK);
+    if (!(await fs.stat(path)).isFile()) return false;
+    await fs.access(path, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseJson } from '@the-loop/core';
 import * as v from 'valibot';
@@ -37,21 +37,21 @@ export async function withLocalLock<T>(root: string, fn: (dir: string) => Promis
 export async function localDir(root: string, sub?: string): Promise<string> {
   const dir = join(root, LOCAL_DIR);
   // `.the-loop` itself may be a link: state is never written, nor a folder made, outside the repository.
-  const parent = await realpath(dirname(dir)).catch(() => undefined);
-  if (parent !== undefined && escapes(await realpath(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
+  const parent = await fs.realpath(dirname(dir)).catch(() => undefined);
+  if (parent !== undefined && escapes(await fs.realpath(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
   await ownFolder(dir);
   // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
-  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
+  await fs.writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
   if (sub === undefined) return dir;
   await ownFolder(join(dir, sub));
   return join(dir, sub);
 }
 
 async function ownFolder(path: string): Promise<void> {
-  const found = await lstat(path).catch(() => undefined);
+  const found = await fs.lstat(path).catch(() => undefined);
   if (found?.isDirectory()) return;
-  if (found !== undefined) await rm(path, { force: true });
-  await mkdir(path, { recursive: true });
+  if (found !== undefined) await fs.rm(path, { force: true });
+  await fs.mkdir(path, { recursive: true });
 }
 
 /**
@@ -86,6 +86,6 @@ export async function readStateFile<S extends v.GenericSchema>(
 export async function writeStateFile(dir: string, name: string, value: unknown): Promise<void> {
   const path = join(dir, name);
   // A rename cannot replace a directory; a directory where state belongs is discarded like any bad state.
-  if ((await lstat(path).catch(() => undefined))?.isDirectory()) await rm(path, { recursive: true, force: true });
+  if ((await fs.lstat(path).catch(() => undefined))?.isDirectory()) await fs.rm(path, { recursive: true, force: true });
   await writeFileAtomic(path, formatJson(value));
 }

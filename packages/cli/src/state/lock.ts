@@ -1,7 +1,11 @@
-import { hostname } from 'node:os';
-import { lstat, open, rm } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { readIfPresent, UnreadableFile } from '../workspace/read-file.js';
 import { UsageError } from '../errors.js';
+
+// Loaded on first use: a run that takes no lock does not load the module.
+function hostname(): string {
+  return process.getBuiltinModule('node:os').hostname();
+}
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up. */
@@ -25,7 +29,7 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
   const me = `${process.pid} ${hostname()} ${new Date().toISOString()}\n`;
   for (let wait = retryMs; ; wait = Math.min(wait * 2, 200)) {
     try {
-      const handle = await open(lockPath, 'wx', 0o644);
+      const handle = await fs.open(lockPath, 'wx', 0o644);
       try {
         await handle.writeFile(me);
       } finally {
@@ -38,13 +42,13 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
     const holder = await readHolder(lockPath);
     if (holder === 'foreign') {
       // the-loop only ever makes a small regular file here; a FIFO, a folder or a link is no lock.
-      await rm(lockPath, { recursive: true, force: true });
+      await fs.rm(lockPath, { recursive: true, force: true });
       continue;
     }
     if (holder && isStale(holder, staleMs)) {
       // Remove only the lock we judged stale: a fresh holder's file has another mtime.
       const again = await readHolder(lockPath);
-      if (again && again !== 'foreign' && again.mtimeMs === holder.mtimeMs) await rm(lockPath, { force: true });
+      if (again && again !== 'foreign' && again.mtimeMs === holder.mtimeMs) await fs.rm(lockPath, { force: true });
       continue;
     }
     if (Date.now() >= deadline) {
@@ -56,7 +60,7 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
   try {
     return await fn();
   } finally {
-    await rm(lockPath, { force: true });
+    await fs.rm(lockPath, { force: true });
   }
 }
 
@@ -67,7 +71,7 @@ interface Holder {
 }
 
 async function readHolder(lockPath: string): Promise<Holder | 'foreign' | undefined> {
-  const info = await lstat(lockPath).catch(() => undefined);
+  const info = await fs.lstat(lockPath).catch(() => undefined);
   if (info === undefined) return undefined;
   if (!info.isFile()) return 'foreign';
   try {

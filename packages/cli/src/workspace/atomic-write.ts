@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, rm, writeFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -10,20 +10,20 @@ import { basename, dirname, join } from 'node:path';
 export async function writeFileAtomic(path: string, contents: string | Uint8Array, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode);
+  const handle = await fs.open(temp, 'wx', mode);
   try {
     await handle.writeFile(contents);
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
     throw error;
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    await fs.rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
     throw error;
   }
   await syncDirectory(dir);
@@ -36,22 +36,22 @@ export async function writeFileAtomic(path: string, contents: string | Uint8Arra
 export async function createFileAtomic(path: string, contents: string | Uint8Array): Promise<boolean> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await fs.open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(contents);
     await handle.sync();
     await handle.close();
-    await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
+    await fs.link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
       // A file system without hard links: an exclusive create still never replaces a file.
       if (error.code !== 'EPERM' && error.code !== 'ENOTSUP' && error.code !== 'ENOSYS') throw error;
-      await writeFile(path, contents, { flag: 'wx' });
+      await fs.writeFile(path, contents, { flag: 'wx' });
     });
   } catch (error) {
     await handle.close().catch(() => undefined);
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   } finally {
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
   }
   await syncDirectory(dir);
   return true;
@@ -59,7 +59,7 @@ export async function createFileAtomic(path: string, contents: string | Uint8Arr
 
 async function syncDirectory(dir: string): Promise<void> {
   // Some platforms cannot open a directory for fsync; the rename is still atomic there.
-  const handle = await open(dir, 'r').catch(() => undefined);
+  const handle = await fs.open(dir, 'r').catch(() => undefined);
   if (!handle) return;
   try {
     await handle.sync();

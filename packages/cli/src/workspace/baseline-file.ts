@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASELINE_FILE, parseBaseline, serializeBaseline, type Baseline } from '@the-loop/core';
 import { configurationError } from '../errors.js';
@@ -30,7 +30,7 @@ export function parsed(text: string, shown = BASELINE_FILE): Baseline {
 export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<string> {
   const text = serializeBaseline(baseline);
   const path = join(repo.root, BASELINE_FILE);
-  await mkdir(dirname(path), { recursive: true });
+  await fs.mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text);
   cache.set(repo, Promise.resolve(baseline));
   return text;

@@ -1,4 +1,4 @@
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { runProcess } from '../process/run-process.js';
@@ -16,11 +16,11 @@ export async function checkOutputPath(cwd: string, given: string, option: string
   const refuse = (why: string): never => {
     throw new UsageError(`${option} ${given}: ${why}`);
   };
-  const folder = await stat(dirname(path)).catch(() => undefined);
+  const folder = await fs.stat(dirname(path)).catch(() => undefined);
   if (!folder?.isDirectory()) refuse(`its folder ${dirname(path)} does not exist (it is not created)`);
-  const real = join(await realpath(dirname(path)), basename(path));
+  const real = join(await fs.realpath(dirname(path)), basename(path));
   if (real.split(sep).includes('.git')) refuse('it is inside a .git folder');
-  const existing = await lstat(path).catch(() => undefined);
+  const existing = await fs.lstat(path).catch(() => undefined);
   if (existing === undefined) return path;
   if (existing.isSymbolicLink()) refuse('it is a symbolic link; name the file itself');
   if (!existing.isFile()) refuse(`it is ${existing.isDirectory() ? 'a directory' : existing.isFIFO() ? 'a FIFO' : existing.isSocket() ? 'a socket' : 'a device'}, not a regular file`);

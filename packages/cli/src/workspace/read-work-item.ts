@@ -1,9 +1,9 @@
 import { readdirSync, realpathSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
+import { exists, isDirectory } from './exists.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
 import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
@@ -29,7 +29,7 @@ export function artifactNames(config: Pick<HarnessConfig, 'graph' | 'preset'>): 
 export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: string) => void): Promise<string[]> {
   let entries;
   try {
-    entries = await readdir(repo.specRoot, { withFileTypes: true });
+    entries = readdirSync(repo.specRoot, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -41,7 +41,7 @@ export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: s
   const archives = PRESETS[repo.config.preset].archives;
   for (const entry of entries) {
     if (entry.name.startsWith('.') || archives.includes(entry.name)) continue;
-    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(repo.specRoot, entry.name)).catch(() => undefined))?.isDirectory() === true);
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(join(repo.specRoot, entry.name)));
     if (!isDir) continue;
     // A folder whose name is not a work-item id is left out, but never silently.
     const problem = workItemIdProblem(entry.name);
@@ -60,7 +60,7 @@ async function layoutHint(repo: Repo): Promise<string> {
 
 /** The preset whose layout the repository already has (its marker exists), the-loop's first. */
 export async function detectLayout(root: string): Promise<PresetName | undefined> {
-  for (const name of PRESET_NAMES) if (await stat(join(root, PRESETS[name].marker)).catch(() => undefined)) return name;
+  for (const name of PRESET_NAMES) if (exists(join(root, PRESETS[name].marker))) return name;
   return undefined;
 }
 
@@ -80,8 +80,7 @@ export async function specRootWorkItems(repo: Repo, stderr: NodeJS.WritableStrea
 export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
   const problem = workItemIdProblem(id);
   if (problem) throw new UsageError(problem);
-  const info = await stat(join(repo.specRoot, id)).catch(() => undefined);
-  if (!info?.isDirectory()) {
+  if (!isDirectory(join(repo.specRoot, id))) {
     // A missing spec root is reported as such (listWorkItems throws), not as an unknown id.
     const known = await listWorkItems(repo);
     const guess = closest(id, known);

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, promises as fs, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onFatalSignal } from '../process/signals.js';
@@ -10,13 +9,13 @@ import { onFatalSignal } from '../process/signals.js';
  * may hold what is under review; it must not be left behind).
  */
 export async function withScratchDir<T>(purpose: string, use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), `the-loop-${purpose}-`));
+  const dir = mkdtempSync(join(tmpdir(), `the-loop-${purpose}-`));
   const release = onFatalSignal(() => rmSync(dir, { recursive: true, force: true }));
   try {
     return await use(dir);
   } finally {
     release();
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -24,7 +23,7 @@ export async function withScratchDir<T>(purpose: string, use: (dir: string) => P
 export function withScratchFile<T>(content: string, use: (path: string) => Promise<T>): Promise<T> {
   return withScratchDir('prompt', async (dir) => {
     const path = join(dir, 'prompt.md');
-    await writeFile(path, content, { mode: 0o600 });
+    await fs.writeFile(path, content, { mode: 0o600 });
     return use(path);
   });
 }

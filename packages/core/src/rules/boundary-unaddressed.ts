@@ -1,4 +1,4 @@
-import { boundariesIn, mentionable, mentions } from '../artifact/boundary-names.js';
+import { boundariesIn, unmentioned } from '../artifact/boundary-names.js';
 import { findSection } from '../artifact/find-section.js';
 import { defineRule, report, type Rule, type RuleExamples } from './rule.js';
 
@@ -14,10 +14,7 @@ export const rule: Rule = defineRule({
       if (!section) return [];
       const boundaries = boundariesIn(section.items);
       if (boundaries.length === 0) return [];
-      const downstream = mentionable(artifact.text);
-      return boundaries
-        .filter((boundary) => !mentions(downstream, boundary))
-        .map((boundary) => {
+      return unmentioned(artifact.text, boundaries).map((boundary) => {
           const named = boundary.id === undefined ? `"${boundary.name}"` : boundary.name === undefined ? boundary.id : `${boundary.id} ("${boundary.name}")`;
           const either = [boundary.id, boundary.name === undefined ? undefined : `"${boundary.name}"`].filter(Boolean).join(' or ');
           return report(rule, {
