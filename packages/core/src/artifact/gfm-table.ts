@@ -23,7 +23,8 @@ export function splitCells(row: string): string[] {
   }
   cells.push(text.slice(from));
   if (text.startsWith('|')) cells.shift();
-  if (cells.length > 0 && text.endsWith('|') && !text.endsWith('\\|') && cells[cells.length - 1] === '') cells.pop();
+  // A closing pipe is one the loop split at last (`\\|` ends in one; `\|` does not).
+  if (cells.length > 0 && text.endsWith('|') && from === text.length) cells.pop();
   // A row of nothing but a pipe is one empty cell.
   return cells.length === 0 && text !== '' ? [''] : cells.map((content) => content.trim());
 }

@@ -135,8 +135,9 @@ describe('the fast markdown tree reads what remark reads', () => {
     [compared, skipped] = [0, 0];
     fc.assert(fc.property(document, expectSameFacts), {
       numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000),
-      // Found by an earlier run: a prompt in what micromark, past an unclosed front-matter line, reads as a code span.
-      examples: [['---\n`<describe it>\n- # `code`\n']],
+      // Found by earlier runs: a prompt in what micromark, past an unclosed front-matter line, reads
+      // as a code span; a header row whose closing pipe follows an escaped backslash.
+      examples: [['---\n`<describe it>\n- # `code`\n'], ['\\\\|\n--- | ---\n']],
     });
     // The documents set aside for micromark's defects stay a small share.
     expect(skipped).toBeLessThan(compared / 20);
