@@ -10,10 +10,11 @@ import { extractFacts } from './parse-artifact.js';
 // oracle the hand-written check in facts-json.ts must agree with.
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
 const position = v.strictObject({ line: count, column: count });
-// valibot's record passes over a `__proto__` key whatever it holds; no key's position is anything but a position.
-const positions = v.pipe(
-  v.record(v.string(), position),
-  v.check((record) => !Object.hasOwn(record, '__proto__')),
+// valibot's record passes over a `__proto__` key whatever it holds, and leaves it out of what it
+// gives a later check: the key is looked for in the value as written. No key's position is
+// anything but a position.
+const positions = v.custom<Record<string, unknown>>(
+  (value) => value !== null && typeof value === 'object' && !Object.hasOwn(value, '__proto__') && v.is(v.record(v.string(), position), value),
 );
 const index = v.pipe(v.number(), v.integer(), v.minValue(0));
 function listEntry<T extends v.GenericSchema>(children: T) {
@@ -106,7 +107,8 @@ describe('facts as JSON', () => {
         const bad = changed(facts, paths[at % paths.length] as (string | number)[], value, extraKey ?? undefined);
         expect(factsFromJson(bad) !== undefined).toBe(v.is(FactsSchema, bad));
       }),
-      { numRuns: 500 },
+      // Found by an earlier run: an own `__proto__` key in the positions of empty front-matter.
+      { numRuns: 500, examples: [['---\n---', 5, undefined, '__proto__']] },
     );
   });
 
