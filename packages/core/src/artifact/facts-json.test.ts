@@ -30,7 +30,7 @@ const FactsSchema = v.pipe(
     empty: v.boolean(),
     frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions, position, yaml: v.string(), firstLine: count })),
     sections: v.array(
-      v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.tuple([]))))) }),
+      v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.strictTuple([]))))) }),
     ),
     tasks: v.array(v.union([v.strictObject({ text: v.string(), ...task, position }), v.strictObject({ s: index, ...task })])),
     tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
@@ -107,8 +107,15 @@ describe('facts as JSON', () => {
         const bad = changed(facts, paths[at % paths.length] as (string | number)[], value, extraKey ?? undefined);
         expect(factsFromJson(bad) !== undefined).toBe(v.is(FactsSchema, bad));
       }),
-      // Found by an earlier run: an own `__proto__` key in the positions of empty front-matter.
-      { numRuns: 500, examples: [['---\n---', 5, undefined, '__proto__']] },
+      // Found by earlier runs: an own `__proto__` key in the positions of empty front-matter; a nested
+      // item's children given children of their own (valibot's `tuple` lets extra items pass).
+      {
+        numRuns: 500,
+        examples: [
+          ['---\n---', 5, undefined, '__proto__'],
+          ['- [ ]* optional\n# T\n## Security design\n| 1 | 2 |\n- `AC1` lead\n  - nested `code`\n### Abuse cases', 1463236408, [null], null],
+        ],
+      },
     );
   });
 
