@@ -128,9 +128,9 @@ describe('the artifact cache', () => {
 
   it('local state switches enforcement off: an entry past its size and a cache folder linked out of the repository are no entries', async () => {
     const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
-    // Over the 256 KB an entry may take, holding facts that would pass the gate: not read, discarded.
-    const passing = JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') });
-    await writeFile(path, `${passing}${' '.repeat(300 * 1024)}`);
+    // Over the 512 KB an entry may take, holding facts that would pass the gate: not read, discarded.
+    const passing = entryText(digest, extractFacts('# Tasks\n\n- [x] all\n'));
+    await writeFile(path, `${passing}${' '.repeat(600 * 1024)}`);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
     const elsewhere = await tempDir();
