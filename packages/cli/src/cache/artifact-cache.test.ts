@@ -4,7 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION } from '@the-loop/core';
+import { artifactFromFacts, extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../test-support/cli.js';
 import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
@@ -32,6 +32,12 @@ afterEach(async () => {
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), entryName(digest));
 
+/** An entry's text as the cache writes it: the facts' head inside the first line, their other lines after it. */
+function entryText(digest: string, facts: ArtifactFacts, header: Record<string, unknown> = { parser: PARSER_VERSION, format: FACTS_JSON_FORMAT }): string {
+  const [head, ...parts] = factsToJson(facts) as string[];
+  return [JSON.stringify({ ...header, digest, facts: JSON.parse(head as string) as unknown }), ...parts].join('\n');
+}
+
 /** A fresh cache holding the facts of `text`, and where its entry is. */
 async function cachedOnce(text: string) {
   const root = await tempDir();
@@ -55,25 +61,47 @@ describe('the artifact cache', () => {
     expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${entryName(digest)}`]);
     // Facts stored under that digest are what a later run gets, without parsing.
     const other = extractFacts('# Tasks\n\n- [x] everything\n');
-    await writeFile(entryPath(root, digest), JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: other }));
+    await writeFile(entryPath(root, digest), entryText(digest, other));
     expect(await artifactCache(root).facts(digest, text)).toEqual(other);
   });
 
   it('ignores and rewrites an entry that is corrupt, of other bytes, or not facts', async () => {
     const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
+    const good = entryText(digest, expected);
+    const [first, ...rest] = good.split('\n') as [string, ...string[]];
     const corrupt = [
       Buffer.from('not JSON'),
       `{"parser":${PARSER_VERSION},`,
-      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest: digestOf('other bytes'), facts: extractFacts('# Other\n') }),
-      JSON.stringify({ parser: PARSER_VERSION + 1, format: FACTS_JSON_FORMAT, digest, facts: expected }),
-      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT + 1, digest, facts: expected }),
-      JSON.stringify({ parser: PARSER_VERSION, digest, facts: expected }),
-      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: { ...expected, tasks: 'none' } }),
+      entryText(digestOf('other bytes'), extractFacts('# Other\n')),
+      entryText(digest, expected, { parser: PARSER_VERSION + 1, format: FACTS_JSON_FORMAT }),
+      entryText(digest, expected, { parser: PARSER_VERSION, format: FACTS_JSON_FORMAT + 1 }),
+      entryText(digest, expected, { parser: PARSER_VERSION }),
+      [first.replace('"lineCount":', '"tasks":"none","lineCount":'), ...rest].join('\n'),
+      // A line short: the sections' items are not all there.
+      good.slice(0, good.lastIndexOf('\n')),
+      // A line of the previous form: the whole facts in one.
+      JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: expected }),
     ];
     for (const bytes of corrupt) {
       await writeFile(path, bytes);
       expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
-      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: JSON.parse(factsToJson(expected) as string) });
+      expect(await readFile(path, 'utf8')).toBe(good);
+    }
+  });
+
+  it('takes a part it reads on first use from the bytes when that part of the entry is corrupt', async () => {
+    const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n- [x] done\n\n## Notes\n\nA statement.\n');
+    const good = (await readFile(path, 'utf8')).split('\n');
+    // After the head: the statements, the tasks, then each section's items.
+    for (let line = 1; line < good.length; line += 1) {
+      for (const bad of ['not JSON', '{}', '[{"text":1}]', '[null]']) {
+        await writeFile(path, good.map((text, at) => (at === line ? bad : text)).join('\n'));
+        const facts = await artifactCache(root).facts(digest, text);
+        const artifact = artifactFromFacts('docs/specs/x/tasks.md', text, facts);
+        expect(artifact.tasks.map((task) => [task.text, task.done])).toEqual([['open', false], ['done', true]]);
+        expect(artifact.sections.map((section) => section.items.length)).toEqual([2, 0]);
+        expect(facts).toEqual(expected);
+      }
     }
   });
 
@@ -100,9 +128,9 @@ describe('the artifact cache', () => {
 
   it('local state switches enforcement off: an entry past its size and a cache folder linked out of the repository are no entries', async () => {
     const { root, text, digest, expected, path } = await cachedOnce('# Tasks\n\n- [ ] open\n');
-    // Over the 256 KB an entry may take, holding facts that would pass the gate: not read, discarded.
-    const passing = JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') });
-    await writeFile(path, `${passing}${' '.repeat(300 * 1024)}`);
+    // Over the 512 KB an entry may take, holding facts that would pass the gate: not read, discarded.
+    const passing = entryText(digest, extractFacts('# Tasks\n\n- [x] all\n'));
+    await writeFile(path, `${passing}${' '.repeat(600 * 1024)}`);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
     const elsewhere = await tempDir();

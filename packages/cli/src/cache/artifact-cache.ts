@@ -11,12 +11,11 @@ export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
 
 // Entries sit in 256 buckets named by the digest's first two hex digits. A bucket keeps at most
 // this many bytes; past it the oldest entries go. So the cache never grows past 256 MiB. Entries
-// are plain JSON, about twice the Markdown they describe (each paragraph's text said once,
-// decision 142): reading them is what a warm run does, and inflating them cost more than their
-// size saved (decision 064).
+// are plain JSON lines, about four times the Markdown they describe: a warm run parses only the
+// lines it reads (decision 147), and inflating them cost more than their size saved (decision 064).
 const BUCKET_BYTES = 1024 * 1024;
 // Facts larger than this (an artifact over about 130 KB) are read afresh every time rather than kept.
-const ENTRY_BYTES = 256 * 1024;
+const ENTRY_BYTES = 512 * 1024;
 
 /**
  * The content-addressed cache of artifact facts in `.the-loop/local/cache/artifacts/`: keyed by
@@ -51,7 +50,7 @@ export function artifactCache(root: string): ArtifactCache {
     async facts(digest, text) {
       const name = entryName(digest);
       const bucket = digest.slice(0, 2);
-      const cached = (await insideBucket(bucket)) ? readEntry(join(dir, bucket, name), digest) : undefined;
+      const cached = (await insideBucket(bucket)) ? readEntry(join(dir, bucket, name), digest, () => extractFacts(text)) : undefined;
       if (cached) return cached;
       const facts = extractFacts(text);
       const json = factsToJson(facts);
@@ -72,13 +71,16 @@ export function entryName(digest: string): string {
   return `${digest}.v${PARSER_VERSION}.f${FACTS_JSON_FORMAT}.json`;
 }
 
-function entryOf(digest: string, json: string): string {
-  return `{"parser":${PARSER_VERSION},"format":${FACTS_JSON_FORMAT},"digest":"${digest}","facts":${json}}`;
+// The facts' head inside the entry's first line, the rest of their lines after it.
+function entryOf(digest: string, [head, ...parts]: readonly string[]): string {
+  return [`{"parser":${PARSER_VERSION},"format":${FACTS_JSON_FORMAT},"digest":"${digest}","facts":${head}}`, ...parts].join('\n');
 }
 
 // Read synchronously: an entry is a small file in the page cache, and a warm report reads one
 // per artifact, where each asynchronous open, stat, read and close is a round trip of its own.
-function readEntry(path: string, digest: string): ArtifactFacts | undefined {
+// Only the first line is parsed now; the others are decoded and parsed when their part is first
+// read, and `reparse` gives the facts when one of them turns out corrupt.
+function readEntry(path: string, digest: string, reparse: () => ArtifactFacts): ArtifactFacts | undefined {
   // The directory is the repository's, so hostile: read through the bounded reader (no link
   // followed, a FIFO never waited on, only a regular file of an entry's size) in a bucket folder
   // checked to lie inside the repository; anything that cannot be read or parsed is no entry,
@@ -86,11 +88,22 @@ function readEntry(path: string, digest: string): ArtifactFacts | undefined {
   try {
     const bytes = readRecordSync(path, ENTRY_BYTES);
     if (bytes === undefined) return undefined;
-    const entry = JSON.parse(bytes.toString('utf8')) as { parser?: unknown; format?: unknown; digest?: unknown; facts?: unknown };
-    return entry.parser === PARSER_VERSION && entry.format === FACTS_JSON_FORMAT && entry.digest === digest ? factsFromJson(entry.facts) : undefined;
+    const ends = lineEnds(bytes);
+    const entry = JSON.parse(bytes.toString('utf8', 0, ends[0])) as { parser?: unknown; format?: unknown; digest?: unknown; facts?: unknown };
+    if (entry.parser !== PARSER_VERSION || entry.format !== FACTS_JSON_FORMAT || entry.digest !== digest) return undefined;
+    const part = (index: number): string => bytes.toString('utf8', (ends[index] as number) + 1, ends[index + 1]);
+    return factsFromJson({ head: entry.facts, parts: ends.length - 1, part }, reparse);
   } catch {
     return undefined;
   }
+}
+
+/** Where each line of an entry ends: at a line feed, the last at the end of the bytes. */
+function lineEnds(bytes: Buffer): number[] {
+  const ends: number[] = [];
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at);
+  ends.push(bytes.length);
+  return ends;
 }
 
 async function insideRepository(root: string, dir: string): Promise<boolean> {

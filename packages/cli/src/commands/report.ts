@@ -3,11 +3,11 @@ import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
-import { evaluateForReport, type SpooledReport } from '../gate/evaluate-many.js';
+import { evaluateForReport, IN_MEMORY_ITEMS, type SpooledReport } from '../gate/evaluate-many.js';
 import { specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
@@ -38,12 +38,14 @@ export const command: Command = {
     const format = oneOf(values.format, FORMATS, 'table', '--format');
     const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
-    return withScratchDir('report', async (spool) => {
+    const run = async (spool: string | undefined): Promise<number> => {
       const report = await evaluateForReport(repo, ids, workerEntry(), spool);
       const renderer = format === 'json' ? jsonReport : format === 'markdown' ? markdownReport : tableReport(colorsFor(env.stdout, env.env));
       await writeReport(env.stdout, report, renderer);
       return report.totals.ok ? 0 : 1;
-    });
+    };
+    // A small report keeps its items in memory; a larger one spools them to a scratch folder.
+    return ids.length > IN_MEMORY_ITEMS ? withScratchDir('report', run) : run(undefined);
   },
 };
 
@@ -54,21 +56,18 @@ interface Renderer {
   tail(report: SpooledReport): string;
 }
 
-// The report is written an item at a time, read back from the spool, so a report over any
-// number of work items never holds them all, in memory or in the stream's buffer: a slow reader
-// (a pipe) is waited for.
+// The report is written an item at a time, read back from the spool when it has one, so a report
+// over any number of work items never holds them all, in memory or in the stream's buffer: a slow
+// reader (a pipe) is waited for.
 async function writeReport(out: NodeJS.WritableStream, report: SpooledReport, renderer: Renderer): Promise<void> {
   const write = async (text: string): Promise<void> => {
     if (text !== '' && !out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
   };
   await write(renderer.head(report));
   let index = 0;
-  for (const file of report.files) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (line === '') continue;
-      await write(renderer.item(JSON.parse(line) as ReportItem, index, report.totals.workItems));
-      index += 1;
-    }
+  for (const item of report.items()) {
+    await write(renderer.item(item, index, report.totals.workItems));
+    index += 1;
   }
   await write(renderer.tail(report));
 }

@@ -1,31 +1,44 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { countItem, emptyTotals, mergeTotals, toReportInput, type ReportTotals } from '@the-loop/core';
+import { countItem, emptyTotals, mergeTotals, toReportInput, type ReportItem, type ReportTotals } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { artifactNames } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
 
-/** What evaluating some work items in order leaves: their totals, and how many of them are complete. */
+/**
+ * What evaluating some work items in order leaves: their totals, how many of them are complete,
+ * and their items when the report keeps them in memory (it has no spool).
+ */
 export interface ChunkTotals {
   readonly totals: ReportTotals;
   readonly complete: number;
+  readonly items?: readonly ReportItem[];
 }
 
-/** The report over many work items, without its items: those are in `files`, in order, one JSON line each. */
-export interface SpooledReport extends ChunkTotals {
-  readonly files: readonly string[];
+/** The report over many work items: its totals, and its items in order, read one chunk at a time. */
+export interface SpooledReport {
+  readonly totals: ReportTotals;
+  readonly complete: number;
+  items(): Generator<ReportItem>;
 }
 
 /**
+ * Up to this many work items, a report keeps its items in memory: they take a few megabytes,
+ * and writing them to a spool and reading them back cost more than the rest of a warm report's
+ * own work. Above it, the spool keeps memory flat whatever the number of items.
+ */
+export const IN_MEMORY_ITEMS = 128;
+
+/**
  * The work of a report shared between threads: the chunks of ids in order, the folder their
- * items are written to (chunk `n` to `n.jsonl`), and a counter in shared memory from which every
+ * items are written to (chunk `n` to `n.jsonl`; none when they are kept in memory), and a counter in shared memory from which every
  * thread takes the next chunk. Taking needs no other thread, so none waits for a busy one.
  */
 export interface SharedChunks {
   readonly chunks: readonly (readonly string[])[];
-  readonly spool: string;
+  readonly spool: string | undefined;
   readonly next: Int32Array;
 }
 
@@ -40,11 +53,12 @@ const PROBE = [1, 3];
 /**
  * Evaluate every work item for the report, in id order, a chunk at a time: each chunk's items
  * are written as JSON lines to a file of its own in `spool`, and only the totals are kept, so
- * memory stays flat whatever the number of items. When the first, small chunks show that the
+ * memory stays flat whatever the number of items; with no `spool` (a report of at most
+ * `IN_MEMORY_ITEMS`), the items are kept. When the first, small chunks show that the
  * rest would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and
  * take chunks beside this thread. `workerUrl` is the worker entry, absent when running from source.
  */
-export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string): Promise<SpooledReport> {
+export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined): Promise<SpooledReport> {
   const threads = Math.min(availableParallelism(), 4);
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
@@ -68,13 +82,28 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
 
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   let complete = 0;
+  const finished: ChunkTotals[] = [];
   for (const [chunk, part] of parts.entries()) {
     // Never a report with a gap: a chunk no thread finished fails the report.
     if (!part) throw new Error(`the report's chunk ${chunk} was taken by a worker that did not finish it`);
     mergeTotals(totals, part.totals);
     complete += part.complete;
+    finished.push(part);
   }
-  return { totals, complete, files: shared.chunks.map((_, chunk) => chunkFile(shared, chunk)) };
+  return { totals, complete, items: () => reportItems(shared, finished) };
+}
+
+// The items of every chunk in order: kept, or read back from the spool a chunk at a time.
+function* reportItems(shared: SharedChunks, parts: readonly ChunkTotals[]): Generator<ReportItem> {
+  for (const [chunk, part] of parts.entries()) {
+    if (part.items) {
+      yield* part.items;
+      continue;
+    }
+    for (const line of readFileSync(chunkFile(shared, chunk), 'utf8').split('\n')) {
+      if (line !== '') yield JSON.parse(line) as ReportItem;
+    }
+  }
 }
 
 // Small chunks to measure by, then chunks small enough that the threads finish together (about
@@ -98,18 +127,21 @@ export function takeChunk(shared: SharedChunks): number | undefined {
 }
 
 function chunkFile(shared: SharedChunks, chunk: number): string {
+  if (shared.spool === undefined) throw new Error(`the report's chunk ${chunk} has neither items nor a spool`);
   return join(shared.spool, `${chunk}.jsonl`);
 }
 
-/** Evaluate a chunk of work items in order, write their report items to the chunk's file, and give their totals. */
+/** Evaluate a chunk of work items in order, write their report items to the chunk's file (or keep them with no spool), and give their totals. */
 export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkTotals> {
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
   // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
   const results = await mapLimit(shared.chunks[chunk] ?? [], 8, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
-  const lines = results.map((result) => `${JSON.stringify(countItem(totals, result))}\n`);
-  writeFileSync(chunkFile(shared, chunk), lines.join(''));
-  return { totals, complete: results.filter((result) => result.ok).length };
+  const items = results.map((result) => countItem(totals, result));
+  const complete = results.filter((result) => result.ok).length;
+  if (shared.spool === undefined) return { totals, complete, items };
+  writeFileSync(chunkFile(shared, chunk), items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+  return { totals, complete };
 }
 
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */

@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../diagnostic.js';
-import { factsFromJson, factsToJson } from './facts-json.js';
+import { factsFromJson, factsToJson, type StoredFacts } from './facts-json.js';
+import type { ArtifactFacts } from './types.js';
 import { extractFacts } from './parse-artifact.js';
 
-// The shape of ArtifactFacts written as JSON (absent values are absent keys; an item or a task
-// whose text is its statement's given as the statement's index), as valibot states it: the
-// oracle the hand-written check in facts-json.ts must agree with.
+// The shape of ArtifactFacts written as JSON lines (absent values are absent keys): the head,
+// then the statements, the tasks and each section's items, as valibot states them. The oracle
+// the hand-written checks in facts-json.ts must agree with.
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
 const position = v.strictObject({ line: count, column: count });
 // valibot's record passes over a `__proto__` key whatever it holds, and leaves it out of what it
@@ -16,48 +17,46 @@ const position = v.strictObject({ line: count, column: count });
 const positions = v.custom<Record<string, unknown>>(
   (value) => value !== null && typeof value === 'object' && !Object.hasOwn(value, '__proto__') && v.is(v.record(v.string(), position), value),
 );
-const index = v.pipe(v.number(), v.integer(), v.minValue(0));
 function listEntry<T extends v.GenericSchema>(children: T) {
-  return v.union([
-    v.strictObject({ text: v.string(), lead: v.optional(v.string()), marked: v.optional(v.string()), children, under: v.optional(v.string()), position }),
-    v.strictObject({ s: index, marked: v.optional(v.string()), children, under: v.optional(v.string()) }),
-  ]);
+  return v.strictObject({ text: v.string(), lead: v.optional(v.string()), marked: v.optional(v.string()), children, under: v.optional(v.string()), position });
 }
-const task = { done: v.boolean(), marker: v.string(), optional: v.boolean() };
-const FactsSchema = v.pipe(
-  v.strictObject({
-    lineCount: count,
-    empty: v.boolean(),
-    frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions, position, yaml: v.string(), firstLine: count })),
-    sections: v.array(
-      v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean(), items: v.array(listEntry(v.array(listEntry(v.strictTuple([]))))) }),
-    ),
-    tasks: v.array(v.union([v.strictObject({ text: v.string(), ...task, position }), v.strictObject({ s: index, ...task })])),
-    tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
-    statements: v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position })),
-    diagnostics: v.array(
-      v.strictObject({
-        ruleId: v.picklist(RULE_IDS),
-        severity: v.picklist(['error', 'warning']),
-        message: v.string(),
-        file: v.string(),
-        line: v.optional(count),
-        column: v.optional(count),
-        node: v.optional(v.string()),
-        expected: v.optional(v.string()),
-        actual: v.optional(v.string()),
-        fix: v.optional(v.string()),
-        url: v.string(),
-      }),
-    ),
-  }),
-  // Every statement index names a statement.
-  v.check((facts) => {
-    const known = (item: object) => !('s' in item) || (item.s as number) < facts.statements.length;
-    const entries = facts.sections.flatMap((section) => section.items.flatMap((item) => [item, ...item.children]));
-    return [...entries, ...facts.tasks].every(known);
-  }),
-);
+const HeadSchema = v.strictObject({
+  lineCount: count,
+  empty: v.boolean(),
+  frontMatter: v.optional(v.strictObject({ data: v.record(v.string(), v.unknown()), positions, position, yaml: v.string(), firstLine: count })),
+  sections: v.array(v.strictObject({ title: v.string(), depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)), position, empty: v.boolean() })),
+  tables: v.array(v.strictObject({ section: v.optional(v.string()), header: v.array(v.string()), rows: v.array(v.strictObject({ cells: v.array(v.string()), position })), position })),
+  diagnostics: v.array(
+    v.strictObject({
+      ruleId: v.picklist(RULE_IDS),
+      severity: v.picklist(['error', 'warning']),
+      message: v.string(),
+      file: v.string(),
+      line: v.optional(count),
+      column: v.optional(count),
+      node: v.optional(v.string()),
+      expected: v.optional(v.string()),
+      actual: v.optional(v.string()),
+      fix: v.optional(v.string()),
+      url: v.string(),
+    }),
+  ),
+});
+const StatementsSchema = v.array(v.strictObject({ text: v.string(), lead: v.optional(v.string()), section: v.optional(v.string()), listDepth: v.pipe(v.number(), v.integer(), v.minValue(0)), position }));
+const TasksSchema = v.array(v.strictObject({ text: v.string(), done: v.boolean(), marker: v.string(), optional: v.boolean(), position }));
+// A nested item's own children are always none: `strictTuple`, since valibot's `tuple` lets extra items pass.
+const ItemsSchema = v.array(listEntry(v.array(listEntry(v.strictTuple([])))));
+/** The schema of each line: the head, the statements, the tasks, then any section's items. */
+const lineSchema = (line: number): v.GenericSchema => [HeadSchema, StatementsSchema, TasksSchema][line] ?? ItemsSchema;
+
+/** Facts as storage gives them back: the head parsed, the other lines as text. */
+function stored(lines: readonly string[]): StoredFacts {
+  return { head: JSON.parse(lines[0] as string) as unknown, parts: lines.length - 1, part: (index) => lines[index + 1] as string };
+}
+
+const noReparse = (): ArtifactFacts => {
+  throw new Error('parsed again');
+};
 
 /** Every place in a JSON value, as a path of keys and indexes. */
 function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -90,44 +89,73 @@ describe('facts as JSON', () => {
     fc.assert(
       fc.property(markdownish, (text) => {
         const facts = extractFacts(text);
-        const json = factsToJson(facts);
-        expect(json).toBeDefined();
-        expect(factsFromJson(JSON.parse(json as string))).toEqual(facts);
+        const lines = factsToJson(facts);
+        expect(lines).toBeDefined();
+        expect((lines as string[]).some((line) => line.includes('\n'))).toBe(false);
+        expect(factsFromJson(stored(lines as string[]), noReparse)).toEqual(facts);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('agrees with the schema on facts changed anywhere: a value replaced or removed, a key added', () => {
+  it('agrees with the schemas on facts changed anywhere: a value replaced or removed, a key added', () => {
     const replacement = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constantFrom(0, 1, 7, -1, 1.5, '', 'error', 'tasks-incomplete', [], {}));
     fc.assert(
-      fc.property(markdownish, fc.nat(), replacement, fc.option(fc.constantFrom('extra', 'line', 'position', '__proto__', 'lead')), (text, at, value, extraKey) => {
-        const facts = JSON.parse(factsToJson(extractFacts(text)) as string) as unknown;
-        const paths = pathsOf(facts);
-        const bad = changed(facts, paths[at % paths.length] as (string | number)[], value, extraKey ?? undefined);
-        expect(factsFromJson(bad) !== undefined).toBe(v.is(FactsSchema, bad));
+      fc.property(markdownish, fc.nat(), fc.nat(), replacement, fc.option(fc.constantFrom('extra', 'line', 'position', '__proto__', 'lead', 'text')), (text, lineAt, at, value, extraKey) => {
+        const facts = extractFacts(text);
+        const lines = factsToJson(facts) as string[];
+        const line = lineAt % lines.length;
+        const written = JSON.parse(lines[line] as string) as unknown;
+        const paths = pathsOf(written);
+        const bad = changed(written, paths[at % paths.length] as (string | number)[], value, extraKey ?? undefined);
+        // As written: a key whose value is undefined is left out, and a line of nothing is `null` to JSON.
+        const badLine = JSON.stringify(bad) ?? 'null';
+        const asWritten = JSON.parse(badLine) as unknown;
+        const changedLines = lines.map((one, index) => (index === line ? badLine : one));
+        if (line === 0) {
+          // A head is also refused when its sections do not match the item lines that follow it.
+          const matches = v.is(HeadSchema, asWritten) && changedLines.length === 3 + asWritten.sections.length;
+          expect(factsFromJson(stored(changedLines), noReparse) !== undefined).toBe(matches);
+          return;
+        }
+        // A part is checked when read: one its schema refuses is taken from the bytes instead.
+        let reparsed = 0;
+        const read = factsFromJson(stored(changedLines), () => {
+          reparsed += 1;
+          return facts;
+        });
+        expect(JSON.parse(JSON.stringify(read)) as unknown).toBeDefined();
+        expect(reparsed).toBe(v.is(lineSchema(line), asWritten) ? 0 : 1);
+        if (reparsed === 1) expect(read).toEqual(facts);
       }),
       // Found by earlier runs: an own `__proto__` key in the positions of empty front-matter; a nested
-      // item's children given children of their own (valibot's `tuple` lets extra items pass).
+      // item's children given children of their own; a head whose sections were emptied.
       {
         numRuns: 500,
         examples: [
-          ['---\n---', 5, undefined, '__proto__'],
-          ['- [ ]* optional\n# T\n## Security design\n| 1 | 2 |\n- `AC1` lead\n  - nested `code`\n### Abuse cases', 1463236408, [null], null],
+          ['---\n---', 0, 5, undefined, '__proto__'],
+          ['- [ ]* optional\n# T\n## Security design\n| 1 | 2 |\n- `AC1` lead\n  - nested `code`\n### Abuse cases', 3, 9, [null], null],
+          ['n: 3\n---', 0, 2130706425, [], null],
         ],
       },
     );
   });
 
-  it('writes an item or a task whose text is its statement\'s as that statement, any other whole', () => {
-    const text = '# T\n\n- [~] loose\n- **Lead** plain\n  - [x] nested\n\n> - [ ] quoted\n';
+  it('parses and checks a part only when it is first read', () => {
+    const text = '# T\n\n- [ ] a\n- [x] b\n\n## U\n\nSome text.\n';
     const facts = extractFacts(text);
-    const stored = JSON.parse(factsToJson(facts) as string) as { sections: { items: { s?: number; text?: string; children: { s?: number }[] }[] }[]; tasks: { s?: number; text?: string }[] };
-    const items = stored.sections[0]?.items ?? [];
-    expect(items.map((item) => (item.s === undefined ? item.text : item.s))).toEqual(['[~] loose', 1]);
-    expect(items[1]?.children.map((child) => child.s)).toEqual([2]);
-    expect(stored.tasks.map((one) => one.s ?? one.text)).toEqual([0, 2, 'quoted']);
-    expect(factsFromJson(stored)).toEqual(facts);
+    const lines = (factsToJson(facts) as string[]).map((line, index) => (index === 0 ? line : 'not JSON'));
+    let reparsed = 0;
+    const read = factsFromJson(stored(lines), () => {
+      reparsed += 1;
+      return facts;
+    }) as ArtifactFacts;
+    expect([read.lineCount, read.sections.map((section) => section.title), reparsed]).toEqual([facts.lineCount, ['T', 'U'], 0]);
+    expect(read.tasks).toEqual(facts.tasks);
+    expect(read.sections[1]?.items).toEqual([]);
+    expect(read.statements).toEqual(facts.statements);
+    // The bytes are parsed again once, whatever parts turn out corrupt.
+    expect(reparsed).toBe(1);
   });
 
   it('does not write front-matter that JSON would change (a non-finite number)', () => {
@@ -136,11 +164,14 @@ describe('facts as JSON', () => {
     expect(factsToJson(facts)).toBeUndefined();
   });
 
-  it('refuses anything that is not facts: another shape, a wrong type, an unknown rule, an extra key', () => {
-    const good = JSON.parse(factsToJson(extractFacts('# T\n\n- [ ] a\n')) as string) as Record<string, unknown>;
-    expect(factsFromJson(good)).toBeDefined();
-    for (const bad of [null, 'text', [], { ...good, tasks: 'none' }, { ...good, lineCount: 0 }, { ...good, extra: 1 }, { ...good, diagnostics: [{ ruleId: 'made-up', severity: 'error', message: '', file: '', url: '' }] }]) {
-      expect(factsFromJson(bad)).toBeUndefined();
+  it('refuses anything that is not facts: another shape, a wrong type, an unknown rule, an extra key, a line short', () => {
+    const lines = factsToJson(extractFacts('# T\n\n- [ ] a\n')) as string[];
+    const good = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    const rest = lines.slice(1);
+    expect(factsFromJson({ head: good, parts: rest.length, part: (index) => rest[index] as string }, noReparse)).toBeDefined();
+    expect(factsFromJson({ head: good, parts: rest.length - 1, part: (index) => rest[index] as string }, noReparse)).toBeUndefined();
+    for (const bad of [null, 'text', [], { ...good, tables: 'none' }, { ...good, lineCount: 0 }, { ...good, extra: 1 }, { ...good, tasks: [] }, { ...good, diagnostics: [{ ruleId: 'made-up', severity: 'error', message: '', file: '', url: '' }] }]) {
+      expect(factsFromJson({ head: bad, parts: rest.length, part: (index) => rest[index] as string }, noReparse)).toBeUndefined();
     }
   });
 });

@@ -1,22 +1,20 @@
 import { RULE_IDS } from '../diagnostic.js';
-import type { Position } from '../diagnostic.js';
-import type { ArtifactFacts, ListEntry, Section, Statement, Task } from './types.js';
+import type { ArtifactFacts, Section } from './types.js';
 
 /**
  * The version of the JSON facts are written as. Bumped whenever the same facts would be written
  * differently, so that entries of an older form are read afresh rather than misread.
  */
-export const FACTS_JSON_FORMAT = 2;
+export const FACTS_JSON_FORMAT = 3;
 
-// Facts as JSON say each paragraph's text once. A list item's first paragraph and a task's text
-// are statements too, at the same position: such an item or task is written as the index of its
-// statement (`s`) and what only it holds, and takes its text, lead-in and position back from the
-// statement when read. One whose text differs from its statement's (a loose marker such as `[~]`
-// stays in the item's text) is written whole. This halves the JSON a warm run reads (decision
-// 142).
+// Facts as JSON are lines, each a JSON text of its own. The first holds what every run reads:
+// the line count, front-matter, the sections' headings, tables and diagnostics. The others hold
+// what most runs never read, and are parsed and checked on first use (decision 147): the
+// statements, the tasks, and each section's list items, one line a section. Tasks and items are
+// written whole, so that reading one part never needs another.
 
-// The shape of facts read back from a cache entry, checked by hand: this runs for every cached
-// artifact on every warm run, over tens of thousands of objects, mostly in a process whose code
+// The shape of facts read back from a cache entry, checked by hand: this runs for the cached
+// artifacts of every warm run, over tens of thousands of objects, mostly in a process whose code
 // has not warmed up. So each shape is a plain function of plain loops: valibot took ten times
 // as long (decision 064), and combinators of closures five times (decision 142). The valibot
 // schema it must agree with is the test's oracle (facts-json.test.ts).
@@ -25,16 +23,14 @@ type Json = Record<string, unknown>;
 const RULES = new Set<string>(RULE_IDS);
 const POSITION_KEYS = new Set(['line', 'column']);
 const ENTRY_KEYS = new Set(['text', 'lead', 'marked', 'children', 'under', 'position']);
-const STORED_ENTRY_KEYS = new Set(['s', 'marked', 'children', 'under']);
-const SECTION_KEYS = new Set(['title', 'depth', 'position', 'empty', 'items']);
+const HEADING_KEYS = new Set(['title', 'depth', 'position', 'empty']);
 const TASK_KEYS = new Set(['text', 'done', 'marker', 'optional', 'position']);
-const STORED_TASK_KEYS = new Set(['s', 'done', 'marker', 'optional']);
 const ROW_KEYS = new Set(['cells', 'position']);
 const TABLE_KEYS = new Set(['section', 'header', 'rows', 'position']);
 const STATEMENT_KEYS = new Set(['text', 'lead', 'section', 'listDepth', 'position']);
 const DIAGNOSTIC_KEYS = new Set(['ruleId', 'severity', 'message', 'file', 'line', 'column', 'node', 'expected', 'actual', 'fix', 'url']);
 const FRONT_MATTER_KEYS = new Set(['data', 'positions', 'position', 'yaml', 'firstLine']);
-const FACTS_KEYS = new Set(['lineCount', 'empty', 'frontMatter', 'sections', 'tasks', 'tables', 'statements', 'diagnostics']);
+const HEAD_KEYS = new Set(['lineCount', 'empty', 'frontMatter', 'sections', 'tables', 'diagnostics']);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -70,29 +66,31 @@ function isStrings(value: unknown): boolean {
   return true;
 }
 
-/** A statement's index, for facts holding `statements` of them. */
-function isIndex(value: unknown, statements: number): boolean {
-  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < statements;
-}
-
 // A list item as facts hold it: its nested items are one level deep, so the children's children
-// are an empty list. Written whole, or as its statement's index.
-function isListEntry(value: unknown, nested: boolean, statements: number): boolean {
+// are an empty list.
+function isListEntry(value: unknown, nested: boolean): boolean {
   if (!isObject(value)) return false;
   const children = value['children'];
   if (!Array.isArray(children) || (nested && children.length > 0)) return false;
-  for (let i = 0; i < children.length; i += 1) if (!isListEntry(children[i], true, statements)) return false;
-  if (!isOptionalString(value['marked']) || !isOptionalString(value['under'])) return false;
-  if (value['s'] !== undefined) return isIndex(value['s'], statements) && onlyKeys(value, STORED_ENTRY_KEYS);
-  return typeof value['text'] === 'string' && isOptionalString(value['lead']) && isPosition(value['position']) && onlyKeys(value, ENTRY_KEYS);
+  for (let i = 0; i < children.length; i += 1) if (!isListEntry(children[i], true)) return false;
+  return (
+    typeof value['text'] === 'string' &&
+    isOptionalString(value['lead']) &&
+    isOptionalString(value['marked']) &&
+    isOptionalString(value['under']) &&
+    isPosition(value['position']) &&
+    onlyKeys(value, ENTRY_KEYS)
+  );
 }
 
-function isSection(value: unknown, statements: number): boolean {
+function isItem(value: unknown): boolean {
+  return isListEntry(value, false);
+}
+
+// A section's heading: its items are a line of their own.
+function isHeading(value: unknown): boolean {
   if (!isObject(value)) return false;
   const depth = value['depth'];
-  const items = value['items'];
-  if (!Array.isArray(items)) return false;
-  for (let i = 0; i < items.length; i += 1) if (!isListEntry(items[i], false, statements)) return false;
   return (
     typeof value['title'] === 'string' &&
     Number.isInteger(depth) &&
@@ -100,14 +98,20 @@ function isSection(value: unknown, statements: number): boolean {
     (depth as number) <= 6 &&
     isPosition(value['position']) &&
     typeof value['empty'] === 'boolean' &&
-    onlyKeys(value, SECTION_KEYS)
+    onlyKeys(value, HEADING_KEYS)
   );
 }
 
-function isTask(value: unknown, statements: number): boolean {
-  if (!isObject(value) || typeof value['done'] !== 'boolean' || typeof value['marker'] !== 'string' || typeof value['optional'] !== 'boolean') return false;
-  if (value['s'] !== undefined) return isIndex(value['s'], statements) && onlyKeys(value, STORED_TASK_KEYS);
-  return typeof value['text'] === 'string' && isPosition(value['position']) && onlyKeys(value, TASK_KEYS);
+function isTask(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value['text'] === 'string' &&
+    typeof value['done'] === 'boolean' &&
+    typeof value['marker'] === 'string' &&
+    typeof value['optional'] === 'boolean' &&
+    isPosition(value['position']) &&
+    onlyKeys(value, TASK_KEYS)
+  );
 }
 
 function isRow(value: unknown): boolean {
@@ -167,89 +171,101 @@ function isFrontMatter(value: unknown): boolean {
   return isPosition(value['position']) && typeof value['yaml'] === 'string' && isCount(value['firstLine']) && onlyKeys(value, FRONT_MATTER_KEYS);
 }
 
-function isStoredFacts(value: unknown): boolean {
-  if (!isObject(value) || !arrayOf(value['statements'], isStatement)) return false;
-  const statements = (value['statements'] as unknown[]).length;
-  const sections = value['sections'];
-  const tasks = value['tasks'];
-  if (!Array.isArray(sections) || !Array.isArray(tasks)) return false;
-  for (let i = 0; i < sections.length; i += 1) if (!isSection(sections[i], statements)) return false;
-  for (let i = 0; i < tasks.length; i += 1) if (!isTask(tasks[i], statements)) return false;
+function isHead(value: unknown): boolean {
   return (
+    isObject(value) &&
     isCount(value['lineCount']) &&
     typeof value['empty'] === 'boolean' &&
     (value['frontMatter'] === undefined || isFrontMatter(value['frontMatter'])) &&
+    arrayOf(value['sections'], isHeading) &&
     arrayOf(value['tables'], isTable) &&
     arrayOf(value['diagnostics'], isDiagnostic) &&
-    onlyKeys(value, FACTS_KEYS)
+    onlyKeys(value, HEAD_KEYS)
   );
 }
 
 /**
- * Facts as JSON, or undefined when JSON would not give them back unchanged (front-matter
- * holding a number JSON cannot write, such as YAML's `.inf`): such facts are not stored.
+ * Facts as JSON lines (none holding a line break): the head, then the statements, the tasks
+ * and each section's items. Undefined when JSON would not give the facts back unchanged
+ * (front-matter holding a number JSON cannot write, such as YAML's `.inf`): such facts are
+ * not stored.
  */
-export function factsToJson(facts: ArtifactFacts): string | undefined {
+export function factsToJson(facts: ArtifactFacts): string[] | undefined {
   if (facts.frontMatter !== undefined && !survivesJson(facts.frontMatter.data)) return undefined;
-  // The first statement at each position: a list item's own, where it has one.
-  const at = new Map<string, number>();
-  facts.statements.forEach((statement, index) => {
-    const key = positionKey(statement.position);
-    if (!at.has(key)) at.set(key, index);
-  });
-  const statementOf = (text: string, position: Position): number | undefined => {
-    const index = at.get(positionKey(position));
-    return index !== undefined && (facts.statements[index] as Statement).text === text ? index : undefined;
-  };
-  const entry = (item: ListEntry): unknown => {
-    const s = statementOf(item.text, item.position);
-    const children = item.children.map(entry);
-    if (s === undefined || (facts.statements[s] as Statement).lead !== item.lead) return { ...item, children };
-    return { s, marked: item.marked, children, under: item.under };
-  };
-  const task = (one: Task): unknown => {
-    const s = statementOf(one.text, one.position);
-    return s === undefined ? one : { s, done: one.done, marker: one.marker, optional: one.optional };
-  };
-  return JSON.stringify({
-    ...facts,
-    sections: facts.sections.map((section) => ({ ...section, items: section.items.map(entry) })),
-    tasks: facts.tasks.map(task),
-  });
+  const { lineCount, empty, frontMatter, sections, tasks, tables, statements, diagnostics } = facts;
+  const headings = sections.map(({ title, depth, position, empty: blank }) => ({ title, depth, position, empty: blank }));
+  const head = JSON.stringify({ lineCount, empty, frontMatter, sections: headings, tables, diagnostics });
+  return [head, JSON.stringify(statements), JSON.stringify(tasks), ...sections.map((section) => JSON.stringify(section.items))];
 }
 
-/** Facts read back from parsed JSON, or undefined when the value is not facts of this shape. */
-export function factsFromJson(value: unknown): ArtifactFacts | undefined {
-  if (!isStoredFacts(value)) return undefined;
-  const stored = value as Json & { sections: Json[]; tasks: Json[]; statements: Statement[] };
-  const { statements } = stored;
-  const entry = (item: Json): ListEntry => {
-    const children = (item['children'] as Json[]).map(entry);
-    if (item['s'] === undefined) return { ...(item as unknown as ListEntry), children };
-    const statement = statements[item['s'] as number] as Statement;
-    // Keys in the order extraction gives them, absent ones absent.
-    const read: { -readonly [K in keyof ListEntry]: ListEntry[K] } = { text: statement.text } as ListEntry;
-    if (statement.lead !== undefined) read.lead = statement.lead;
-    if (item['marked'] !== undefined) read.marked = item['marked'] as string;
-    read.children = children;
-    read.position = statement.position;
-    if (item['under'] !== undefined) read.under = item['under'] as string;
-    return read;
-  };
-  const task = (one: Json): Task => {
-    if (one['s'] === undefined) return one as unknown as Task;
-    const statement = statements[one['s'] as number] as Statement;
-    return { text: statement.text, done: one['done'] as boolean, marker: one['marker'] as string, optional: one['optional'] as boolean, position: statement.position };
-  };
+/** Facts as read from storage: the head parsed, the other lines to be read on first use. */
+export interface StoredFacts {
+  readonly head: unknown;
+  /** How many lines follow the head. */
+  readonly parts: number;
+  /** The text of a line after the head: 0 the statements, 1 the tasks, 2 + n the items of section n. */
+  part(index: number): string;
+}
+
+/**
+ * Facts read back from storage, or undefined when the head is not facts of this shape or the
+ * lines are not as many as its sections need. Each other line is parsed and checked when its
+ * part is first read; one that is not JSON of its shape is never used: the facts are extracted
+ * again from the bytes (`reparse`) and the part is taken from them.
+ */
+export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts): ArtifactFacts | undefined {
+  if (!isHead(stored.head)) return undefined;
+  const head = stored.head as Json;
+  if (stored.parts !== 2 + (head['sections'] as unknown[]).length) return undefined;
+  let fresh: ArtifactFacts | undefined;
+  const again = (): ArtifactFacts => (fresh ??= reparse());
+  const statements = onFirstUse(stored, 0, isStatement, () => again().statements);
+  const tasks = onFirstUse(stored, 1, isTask, () => again().tasks);
+  const sections = (head['sections'] as Json[]).map((heading, n): Section => {
+    const items = onFirstUse(stored, 2 + n, isItem, () => {
+      const section = again().sections[n];
+      // Only a head that does not describe these bytes gets here with another section.
+      if (section === undefined || section.title !== heading['title']) throw new Error('cached facts do not match the bytes they were read from');
+      return section.items;
+    });
+    return {
+      ...(heading as unknown as Omit<Section, 'items'>),
+      get items() {
+        return items();
+      },
+    };
+  });
   return {
-    ...(stored as unknown as ArtifactFacts),
-    sections: stored.sections.map((section): Section => ({ ...(section as unknown as Section), items: (section['items'] as Json[]).map(entry) })),
-    tasks: stored.tasks.map(task),
+    lineCount: head['lineCount'] as number,
+    empty: head['empty'] as boolean,
+    frontMatter: head['frontMatter'] as ArtifactFacts['frontMatter'],
+    sections,
+    get tasks() {
+      return tasks();
+    },
+    tables: head['tables'] as ArtifactFacts['tables'],
+    get statements() {
+      return statements();
+    },
+    diagnostics: head['diagnostics'] as ArtifactFacts['diagnostics'],
   };
 }
 
-function positionKey(position: Position): string {
-  return `${position.line}:${position.column}`;
+/** A part of stored facts, parsed and checked when first asked for: `otherwise` when it is not a list of `item`. */
+function onFirstUse<T>(stored: StoredFacts, index: number, item: (value: unknown) => boolean, otherwise: () => readonly T[]): () => readonly T[] {
+  let value: readonly T[] | undefined;
+  return () => {
+    if (value === undefined) {
+      let read: unknown;
+      try {
+        read = JSON.parse(stored.part(index));
+      } catch {
+        read = undefined;
+      }
+      value = arrayOf(read, item) ? (read as T[]) : otherwise();
+    }
+    return value;
+  };
 }
 
 function survivesJson(value: unknown): boolean {

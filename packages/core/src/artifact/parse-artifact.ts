@@ -33,9 +33,28 @@ export function artifactOf(path: string, source: { readonly text: string; readon
   return source.facts ? artifactFromFacts(path, source.text, source.facts) : parseArtifact(path, source.text);
 }
 
-/** An artifact from facts read earlier from the same bytes (a cache), bound to its path. */
+/**
+ * An artifact from facts read earlier from the same bytes (a cache), bound to its path. The
+ * tasks and statements are read from the facts when asked for, not copied: cached facts parse
+ * them on first use, and most gates never ask.
+ */
 export function artifactFromFacts(path: string, rawText: string, facts: ArtifactFacts): Artifact {
-  return { ...facts, path, text: withoutBom(rawText), diagnostics: facts.diagnostics.map((d) => ({ ...d, file: path })) };
+  return {
+    lineCount: facts.lineCount,
+    empty: facts.empty,
+    frontMatter: facts.frontMatter,
+    sections: facts.sections,
+    get tasks() {
+      return facts.tasks;
+    },
+    tables: facts.tables,
+    get statements() {
+      return facts.statements;
+    },
+    diagnostics: facts.diagnostics.map((d) => ({ ...d, file: path })),
+    path,
+    text: withoutBom(rawText),
+  };
 }
 
 /**
