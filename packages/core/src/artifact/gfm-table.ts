@@ -8,7 +8,7 @@ const DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$
  * pair escapes nothing), the pipe at either end optional. Cell text keeps its escapes.
  */
 export function splitCells(row: string): string[] {
-  const text = row.trim();
+  const text = trimSpaces(row);
   const cells: string[] = [];
   let from = 0;
   for (let at = 0; at < text.length; at += 1) {
@@ -26,7 +26,16 @@ export function splitCells(row: string): string[] {
   // A closing pipe is one the loop split at last (`\\|` ends in one; `\|` does not).
   if (cells.length > 0 && text.endsWith('|') && from === text.length) cells.pop();
   // A row of nothing but a pipe is one empty cell.
-  return cells.length === 0 && text !== '' ? [''] : cells.map((content) => content.trim());
+  return cells.length === 0 && text !== '' ? [''] : cells.map(trimSpaces);
+}
+
+// Spaces and tabs only, as GFM trims a row and its cells: a no-break space is a cell's content.
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09)) start += 1;
+  while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end -= 1;
+  return text.slice(start, end);
 }
 
 function lineText(state: StateBlock, line: number): string {
@@ -58,7 +67,7 @@ export function gfmTable(state: StateBlock, startLine: number, endLine: number, 
   const head = lineText(state, startLine);
   const header = splitCells(head);
   // A lone pipe is no header row.
-  if (head.trim() === '|' || header.length !== width) return false;
+  if (trimSpaces(head) === '|' || header.length !== width) return false;
   if (silent) return true;
 
   const terminators = state.md.block.ruler.getRules('blockquote');

@@ -136,8 +136,9 @@ describe('the fast markdown tree reads what remark reads', () => {
     fc.assert(fc.property(document, expectSameFacts), {
       numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000),
       // Found by earlier runs: a prompt in what micromark, past an unclosed front-matter line, reads
-      // as a code span; a header row whose closing pipe follows an escaped backslash.
-      examples: [['---\n`<describe it>\n- # `code`\n'], ['\\\\|\n--- | ---\n']],
+      // as a code span; a header row whose closing pipe follows an escaped backslash; a header cell of
+      // a no-break space alone.
+      examples: [['---\n`<describe it>\n- # `code`\n'], ['\\\\|\n--- | ---\n'], ['\u00a0|word\n--- | ---\n']],
     });
     // The documents set aside for micromark's defects stay a small share.
     expect(skipped).toBeLessThan(compared / 20);
