@@ -71,6 +71,19 @@ function collapseWhitespace<T>(value: T): T {
   return value;
 }
 
+// The same defect, when the `[ ]` line is a paragraph of its own: remark stops on an assertion.
+const BOX_AFTER_EMPTY_ITEM = /(?:^|\n)[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n[ \t]*\[[ xX]\]/;
+
+/** remark's tree, or undefined where it fails on that defect. */
+function referenceTreeOf(normalized: string): MarkdownTree | undefined {
+  try {
+    return referenceTree(normalized);
+  } catch (error) {
+    if (BOX_AFTER_EMPTY_ITEM.test(normalized)) return undefined;
+    throw error;
+  }
+}
+
 let compared = 0;
 let skipped = 0;
 
@@ -80,8 +93,8 @@ function expectSameFacts(text: string): void {
   const sameTree = referenceFacts(text, markdownTree);
   expect(JSON.stringify(extractFacts(text)), JSON.stringify(text)).toBe(JSON.stringify(sameTree));
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const tree = referenceTree(normalized);
-  if (hasMicromarkDefect(tree.root)) {
+  const tree = referenceTreeOf(normalized);
+  if (tree === undefined || hasMicromarkDefect(tree.root)) {
     skipped += 1;
     return;
   }
@@ -137,8 +150,17 @@ describe('the fast markdown tree reads what remark reads', () => {
       numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000),
       // Found by earlier runs: a prompt in what micromark, past an unclosed front-matter line, reads
       // as a code span; a header row whose closing pipe follows an escaped backslash; a header cell of
-      // a no-break space alone.
-      examples: [['---\n`<describe it>\n- # `code`\n'], ['\\\\|\n--- | ---\n'], ['\u00a0|word\n--- | ---\n']],
+      // a no-break space alone; a shortcut reference before a parenthesis that opens nothing; a
+      // header row that reads as a link definition; a box after an empty list item, where remark fails.
+      examples: [
+        ['---\n`<describe it>\n- # `code`\n'],
+        ['\\\\|\n--- | ---\n'],
+        ['\u00a0|word\n--- | ---\n'],
+        ['[ref]: http://r.test\n[ref](\n'],
+        ['[ref]: http://r.test\n![ref]( \n'],
+        ['[x]:`a|b`\n| --- | :-: |\n'],
+        ['1.\n[ ]\nword\n'],
+      ],
     });
     // The documents set aside for micromark's defects stay a small share.
     expect(skipped).toBeLessThan(compared / 20);

@@ -469,7 +469,8 @@ function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine
 }
 
 // Blocks that a table's header line cannot be: GFM reads a table only where a paragraph would be.
-const NOT_A_TABLE = ['fence', 'blockquote', 'hr', 'list', 'reference', 'html_block', 'heading'];
+// A line that reads as a link definition can be a header (micromark tries the table first).
+const NOT_A_TABLE = ['fence', 'blockquote', 'hr', 'list', 'html_block', 'heading'];
 
 /**
  * True when the line starts another block. markdown-it tries tables first, so `- a | b` above a

@@ -230,7 +230,7 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
  */
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
-  if (!rule(state, silent)) return false;
+  if (!rule(state, silent)) return referenceBeforeParenthesis(rule, state, silent);
   if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
@@ -239,6 +239,23 @@ function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) =>
   state.tokens.length = count;
   state.pending = pending;
   return false;
+}
+
+/**
+ * `[ref](` with nothing but whitespace after the parenthesis: markdown-it gives the link up,
+ * where CommonMark (and micromark) read the shortcut reference `[ref]` and then the text `(`.
+ * The rule is run again with the parenthesis out of its reach.
+ */
+function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
+  const labelStart = state.src.charCodeAt(state.pos) === 0x21 ? state.pos + 1 : state.pos;
+  if (state.src.charCodeAt(labelStart) !== 0x5b) return false;
+  const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
+  if (labelEnd < 0 || state.src.charCodeAt(labelEnd + 1) !== 0x28 || !/^[ \t\n]*$/.test(state.src.slice(labelEnd + 2, state.posMax))) return false;
+  const max = state.posMax;
+  state.posMax = labelEnd + 1;
+  const taken = rule(state, silent);
+  state.posMax = max;
+  return taken;
 }
 
 /**
