@@ -1,9 +1,9 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
-import { exists, isDirectory } from './exists.js';
+import { isDirectory } from './is-directory.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
 import { approvalDigest, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
@@ -60,7 +60,7 @@ async function layoutHint(repo: Repo): Promise<string> {
 
 /** The preset whose layout the repository already has (its marker exists), the-loop's first. */
 export async function detectLayout(root: string): Promise<PresetName | undefined> {
-  for (const name of PRESET_NAMES) if (exists(join(root, PRESETS[name].marker))) return name;
+  for (const name of PRESET_NAMES) if (existsSync(join(root, PRESETS[name].marker))) return name;
   return undefined;
 }
 

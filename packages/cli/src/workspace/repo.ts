@@ -1,7 +1,7 @@
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
-import { exists } from './exists.js';
 import { readRepositoryFile } from './read-file.js';
 
 /** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
@@ -33,7 +33,7 @@ export async function openRepo(cwd: string, repoOption: string | undefined): Pro
 export async function findRepoRoot(start: string): Promise<string> {
   const from = resolve(start);
   for (let dir = from; ; dir = dirname(dir)) {
-    for (const marker of ['.the-loop', '.git']) if (exists(join(dir, marker))) return dir;
+    for (const marker of ['.the-loop', '.git']) if (existsSync(join(dir, marker))) return dir;
     if (dirname(dir) === dir) return from;
   }
 }
