@@ -1,6 +1,5 @@
 import markdownIt, { type Env, type MarkdownIt, type StateBlock, type Token } from 'markdown-it';
 import { gfmTable } from './gfm-table.js';
-import { newToken } from './markdown-token.js';
 import { readInlineAsMicromark, type InlineEnv } from './micromark-inline.js';
 
 /**
@@ -38,7 +37,6 @@ export function markdownReader(): MarkdownIt {
   // mdast keeps every destination as written, `javascript:` included; none is needed here.
   md.normalizeLink = (url) => url;
   md.validateLink = () => true;
-  md.block.State = withPlainTokens(md.block.State);
   md.block.ruler.at('table', gfmTable, { alt: ['paragraph', 'reference'] });
   for (const rule of [...md.block.ruler.__rules__]) replaceBlockRule(md, rule.name, (original) => withColumns(original));
   replaceBlockRule(md, 'reference', (original) => (state, startLine, endLine, silent) => definitions(md, original, state, startLine, endLine, silent));
@@ -59,21 +57,6 @@ export function markdownReader(): MarkdownIt {
   readInlineAsMicromark(md);
   reader = md;
   return md;
-}
-
-/** markdown-it's block state, its tokens made by plain assignments (see `newToken`). */
-function withPlainTokens(Base: typeof StateBlock): typeof StateBlock {
-  return class extends Base {
-    override push(type: string, tag: string, nesting: Token['nesting']): Token {
-      const token = newToken(type, tag, nesting);
-      token.block = true;
-      if (nesting < 0) this.level -= 1;
-      token.level = this.level;
-      if (nesting > 0) this.level += 1;
-      this.tokens.push(token);
-      return token;
-    }
-  };
 }
 
 /** A block token's start column, 1-based. */

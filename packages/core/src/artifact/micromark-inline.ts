@@ -1,5 +1,4 @@
-import type { Delimiter, MarkdownIt, StateInline, Token } from 'markdown-it';
-import { newToken } from './markdown-token.js';
+import type { Delimiter, MarkdownIt, StateInline } from 'markdown-it';
 
 /** What the block rules tell the inline rules. */
 export interface InlineEnv {
@@ -74,37 +73,6 @@ export function holdsInlineSyntax(text: string): boolean {
  */
 function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
   return class extends Base {
-    // markdown-it's own two, with tokens made by plain assignments (see `newToken`).
-    override pushPending(): Token {
-      const token = newToken('text', '', 0);
-      token.content = this.pending;
-      token.level = this.pendingLevel;
-      this.tokens.push(token);
-      this.pending = '';
-      return token;
-    }
-
-    override push(type: string, tag: string, nesting: Token['nesting']): Token {
-      if (this.pending) this.pushPending();
-      const token = newToken(type, tag, nesting);
-      let meta: { delimiters: Delimiter[] } | undefined;
-      if (nesting < 0) {
-        this.level -= 1;
-        this.delimiters = this._prev_delimiters.pop() as Delimiter[];
-      }
-      token.level = this.level;
-      if (nesting > 0) {
-        this.level += 1;
-        this._prev_delimiters.push(this.delimiters);
-        this.delimiters = [];
-        meta = { delimiters: this.delimiters };
-      }
-      this.pendingLevel = this.level;
-      this.tokens.push(token);
-      this.tokens_meta.push(meta);
-      return token;
-    }
-
     override scanDelims(start: number, canSplitWord: boolean): { can_open: boolean; can_close: boolean; length: number } {
       const marker = this.src.charCodeAt(start);
       let end = start;
