@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Nodes } from 'mdast';
+import { toString } from 'mdast-util-to-string';
 import { referenceFacts } from '../test-support/reference-facts.js';
 import { referenceTree } from '../test-support/reference-tree.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
@@ -41,13 +42,18 @@ function hasMicromarkDefect(node: Nodes): boolean {
   for (let i = 1; i < children.length; i += 1) {
     const [before, after] = [children[i - 1], children[i]];
     if (!before?.position || !after?.position || after.position.start.line !== before.position.end.line + 1) continue;
-    if ((node.type === 'listItem' || node.type === 'blockquote') && after.type === 'html' && before.type === 'paragraph') return true;
+    if ((node.type === 'listItem' || node.type === 'blockquote') && after.type === 'html' && before.type === 'paragraph' && interruptsNoParagraph(after.value)) return true;
     if (before.type === 'blockquote' && after.type === 'code') return true;
   }
   // A `[x]` right after an empty list item whose text is not indented under it: micromark takes
   // it for the item's task check and drops it from the paragraph (which belongs to no item).
   if (node.type !== 'listItem' && 'checked' in node) return true;
   return children.some(hasMicromarkDefect);
+}
+
+/** Whether an HTML block's first line is one that cannot interrupt a paragraph (kind 7), as remark reads it there. */
+function interruptsNoParagraph(html: string): boolean {
+  return referenceTree(`x\n${html.trimStart().split('\n')[0] ?? ''}`).root.children.length === 1;
 }
 
 /**
@@ -127,15 +133,115 @@ const prefix = fc.constantFrom(
   '', '', '', ' ', '  ', '   ', '    ', '\t', '# ', '## ', '###### ', '####### ', '> ', '>', '> > ', '- ', '* ', '+ ', '1. ', '2) ', '10. ', '- [ ] ', '- [x] ',
   '- [X]\t', '* [~] ', '1. [ ] ', '  - [ ] ', '    - [x] ', '> - [ ] ', '- > ', '- - ', '- # ', '| ', '[ref]: http://r.test\n', '```\n', '~~~\n', '<div>\n', '<!--\n',
 );
+// A list item whose text starts past the marker's usual column, then a line indented less than
+// that text, about four columns past the containers it still belongs to, that could start a
+// block where it stands. Each opening comes with the indents that matter after it.
+const ITEMS_AND_INDENTS: readonly (readonly [string, readonly string[]])[] = [
+  ['1.   ', ['   ', '    ', '\t', ' \t', '  \t']],
+  ['-    ', ['   ', '    ', '\t']],
+  ['  2)  ', ['   ', '    ', '     ', '\t ']],
+  ['1.\t  ', ['   ', '    ', '     ']],
+  ['- a\n  1.   ', ['   ', '     ', '      ', '  \t', '\t  ']],
+  ['> 1.   ', ['>   ', '>    ', '>     ', '>\t', '    ']],
+  ['> - a\n>   -   ', ['>    ', '>      ', '>       ']],
+  ['- > 1.   ', ['    ', '      ', '  > ']],
+];
+const underIndented = fc
+  .constantFrom(...ITEMS_AND_INDENTS)
+  .chain(([item, indents]) => fc.tuple(fc.constant(item), inlineText, fc.constantFrom(...indents)))
+  .chain(([item, text, indent]) =>
+    fc
+      .tuple(
+        fc.constantFrom('```', '~~~', '# ', '> ', '---', '***', '===', '- ', '1. ', '<!-- ', '<div>', '<script>', '<?', '<!X', '<![CDATA[', '| a |\n| - |', '[ref]: /u '),
+        inlineText,
+      )
+      .map(([start, rest]) => `${item}word${text}\n${indent}${start}${rest}`),
+  );
 const lineText = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(prefix, inlineText).map(([p, t]) => p + t) },
-  { weight: 2, arbitrary: fc.constantFrom('', '', '===', '---', '***', '```', '~~~', '-->', '</div>', '| a | b |', '|---|---|', '| --- | :-: |', 'a | b', '--- | ---', '| 1 | 2 | 3 |', '| 1 |', '|   |   |', '| <x> | TBD |', '- ', '1.', '>', '[ref]: /u') },
+  { weight: 1, arbitrary: underIndented },
+  { weight: 2, arbitrary: fc.constantFrom('', '', '===', '---', '***', '```', '~~~', '-->', '</div>', '| a | b |', '|---|---|', '| --- | :-: |', 'a | b', '--- | ---', '| 1 | 2 | 3 |', '| 1 |', '|   |   |', '| <x> | TBD |', '- ', '1.', '>', '[ref]: /u', '> a | b\n> --|--', '- a | b\n  --|--') },
   { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
 );
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n', '\r');
 const document = fc
   .tuple(fc.boolean(), fc.array(fc.tuple(lineText, eol), { maxLength: 30 }))
   .map(([front, lines]) => (front ? '---\nstatus: draft\n---\n' : '') + lines.map(([line, end]) => line + end).join(''));
+
+/**
+ * A tree's blocks as nested arrays: each node's type, its start line where the fast tree keeps
+ * one, and the plain text of a paragraph, heading, table cell or leaf block.
+ */
+function blocks(node: Nodes): unknown[] {
+  const line = ['listItem', 'paragraph', 'heading', 'html', 'table', 'tableRow'].includes(node.type) ? [node.position?.start.line] : [];
+  if (!('children' in node) || ['paragraph', 'heading', 'tableCell'].includes(node.type)) return [node.type, ...line, toString(node)];
+  return [node.type, ...line, (node.children as Nodes[]).map(blocks)];
+}
+
+function expectSameBlocks(text: string): void {
+  expect(blocks(markdownTree(text).root), JSON.stringify(text)).toEqual(blocks(referenceTree(text).root));
+  expectSameFacts(text);
+}
+
+// A line that would start a block where it stood, each kind of block that can interrupt a
+// paragraph (and a few that cannot): fences, ATX and setext headings, block quotes, thematic
+// breaks, list items, HTML blocks of kinds 1 to 7, a table, a definition.
+const BLOCK_STARTS = [
+  '```', '~~~', '# h', '===', '> q', '---', '***', '- x', '1. x', '2) x', '<script>', '<!-- note -->', '<?x ?>', '<!X >', '<![CDATA[ x ]]>', '<div>', '<a>',
+  'a | b\n--|--', '[r]: /u',
+];
+
+describe('a line indented less than its list item\'s text, as CommonMark reads it', () => {
+  // Under `1.   word` the item's text starts at column 6: a line indented 4 is not in the item,
+  // and where it would stand (the document) it is indented code, which cannot interrupt a
+  // paragraph. It is a lazy continuation line: paragraph text, whatever it holds.
+  it('continues the paragraph when indented four or more past the containers it still belongs to', () => {
+    const shapes = [
+      (line: string) => `1.   word\n    ${line}\n`,
+      (line: string) => `-    word\n    ${line}\n`,
+      (line: string) => `  1.   word\n      ${line}\n`,
+      (line: string) => `1.   word\n\t${line}\n`,
+      (line: string) => `1.   word\n \t${line}\n`,
+      (line: string) => `1.   word\n  \t${line}\n`,
+      (line: string) => `1.\t  word\n    ${line}\n`,
+      (line: string) => `1.   word\n     more\n    ${line}\n`,
+      (line: string) => `- a\n  1.   word\n      ${line}\n`,
+      (line: string) => `1.   a\n     -   word\n         ${line}\n`,
+      (line: string) => `> 1.   word\n>     ${line}\n`,
+      (line: string) => `> 1.   word\n    ${line}\n`,
+      (line: string) => `> - a\n>   1.   word\n>       ${line}\n`,
+      (line: string) => `- > 1.   word\n      ${line}\n`,
+      (line: string) => `1.   [r]: /u\n    ${line}\n`,
+      (line: string) => `1.   word\n    ${line}\n     ===\n`,
+    ];
+    for (const shape of shapes) for (const start of BLOCK_STARTS) expectSameBlocks(shape(start.replace('\n', '\n    ')));
+  });
+
+  it('starts a block in the container it belongs to when indented less than four past it', () => {
+    const shapes = [
+      (line: string) => `1.   word\n   ${line}\n`,
+      (line: string) => `- a\n  1.   word\n     ${line}\n`,
+      (line: string) => `1.   a\n     -   word\n        ${line}\n`,
+      (line: string) => `> 1.   word\n>    ${line}\n`,
+      (line: string) => `- > word\n    ${line}\n`,
+      (line: string) => `- a\n  1.   word\n \t${line}\n`,
+    ];
+    // micromark defect: a lone tag line (`<a>`, kind 7) there starts an HTML block in the list
+    // item; it cannot interrupt a paragraph, and the fast tree reads it as CommonMark does.
+    for (const shape of shapes) for (const start of BLOCK_STARTS.filter((line) => line !== '<a>')) expectSameBlocks(shape(start));
+  });
+
+  it('reads a definition on a continuation line, however indented, as another definition', () => {
+    for (const text of ['[r]: /u\n    [s]: /v\n', '- [r]: /u\n      [s]: /v\n      text\n', '1.   [r]: /u\n   [s]:\n   /v "t"\n', '> [r]: /u\n[s]: /v\n---\n']) expectSameBlocks(text);
+  });
+
+  it('reads no table header on the line right after a table that the line leaves the container of', () => {
+    const tables = ['> a | b\n> --|--\n', '- a | b\n  --|--\n', '- a\n  b | c\n  --|--\n  d\n', '> - a | b\n>   --|--\n>', '- > a | b\n  > --|--\n  ', '> > a | b\n> > --|--\n>'];
+    for (const table of tables) for (const next of ['c | d\n--|--\n', ' c | d\n --|--\ne | f\n', '  c | d\n  --|--\n', '\nc | d\n--|--\n']) expectSameBlocks(table + next);
+    // A line that opens a container of its own can hold a table.
+    for (const text of ['- a | b\n  --|--\n- c | d\n  --|--\n', '- a | b\n  --|--\n> c | d\n> --|--\n', '> a | b\n> --|--\n> > c | d\n> > --|--\n']) expectSameBlocks(text);
+  });
+});
 
 describe('the fast markdown tree reads what remark reads', () => {
   it('on every markdown file of the repository (docs, fixtures, READMEs)', () => {
@@ -151,7 +257,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // Found by earlier runs: a prompt in what micromark, past an unclosed front-matter line, reads
       // as a code span; a header row whose closing pipe follows an escaped backslash; a header cell of
       // a no-break space alone; a shortcut reference before a parenthesis that opens nothing; a
-      // header row that reads as a link definition; a box after an empty list item, where remark fails.
+      // header row that reads as a link definition; a box after an empty list item, where remark fails;
+      // a comment on a line indented less than its list item's text, where it is paragraph text.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -160,6 +267,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['[ref]: http://r.test\n![ref]( \n'],
         ['[x]:`a|b`\n| --- | :-: |\n'],
         ['1.\n[ ]\nword\n'],
+        ['1.   word\n    <!-- note -->\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

@@ -41,7 +41,7 @@ export function markdownReader(): MarkdownIt {
   for (const rule of [...md.block.ruler.__rules__]) replaceBlockRule(md, rule.name, (original) => withColumns(original));
   replaceBlockRule(md, 'reference', (original) => (state, startLine, endLine, silent) => definitions(md, original, state, startLine, endLine, silent));
   for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => interrupting(name, original, state, startLine, endLine, silent));
-  replaceBlockRule(md, 'table', (table) => (state, startLine, endLine, silent) => table(state, startLine, endLine, true) && !startsOtherBlock(md, state, startLine, endLine) && (silent || table(state, startLine, endLine, false)));
+  replaceBlockRule(md, 'table', (table) => (state, startLine, endLine, silent) => table(state, startLine, endLine, true) && !leavesTable(state, startLine) && !startsOtherBlock(md, state, startLine, endLine) && (silent || table(state, startLine, endLine, false)));
   replaceBlockRule(md, 'code', indentedCode);
   for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => tracked(name, original, state, startLine, endLine, silent));
   replaceBlockRule(md, 'paragraph', continuationLinesAsMicromark);
@@ -97,6 +97,9 @@ function withColumns(rule: BlockRule): BlockRule {
     // A line a block quote let in lazily (markdown-it marks it with sCount -1) starts no block
     // when indented as code: it continues the paragraph, however deep the quotes.
     if (silent && (state.sCount[startLine] ?? 0) < 0 && indentOf(state, startLine) >= 4) return false;
+    // So does a line too little indented for the list item being read when it is indented as
+    // code past the containers it still belongs to (`1.   word` over `    # h`).
+    if (silent && underIndented(state, startLine)) return false;
     const from = state.tokens.length;
     const matched = rule(state, startLine, endLine, silent);
     if (matched && !silent) markColumns(state, from);
@@ -122,16 +125,21 @@ function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, st
     // A line outside the container (no `>`, too little indent) that starts nothing else
     // continues the content, lazily. (Block quotes have vetted their lazy lines already.)
     const indent = state.sCount[next] ?? 0;
-    if (indent < state.blkIndent) {
-      if (indent >= 0 && interruptsParagraph(md, state, next, endLine)) return true;
+    const lazy = indent < state.blkIndent;
+    if (lazy && indent >= 0 && interruptsParagraph(md, state, next, endLine)) return true;
+    // As paragraph content the line may be indented any amount, and is another definition
+    // wherever it reads as one; markdown-it's rules would take an indented line for code, so
+    // they are shown it at the paragraph's indent.
+    state.sCount[next] = Math.min(indent, state.blkIndent);
+    const another = definition(reference, state, next, endLine);
+    state.sCount[next] = indent;
+    if (another) continue;
+    if (lazy) {
       blockRule(md, 'paragraph')(state, next, endLine, false);
       return true;
     }
-    if (definition(reference, state, next, endLine)) continue;
     if (interruptsParagraph(md, state, next, endLine)) return true;
     const continued = state.tokens.length;
-    // As paragraph text the line may be indented any amount; markdown-it's setext rule would
-    // take an indented first line for code, so it is shown the line at the paragraph's indent.
     state.sCount[next] = Math.min(indent, state.blkIndent);
     const heading = blockRule(md, 'lheading')(state, next, endLine, false);
     state.sCount[next] = indent;
@@ -356,6 +364,16 @@ function enclosingIndent(state: StateBlock, line: number): number {
   return enclosing;
 }
 
+/**
+ * Whether a line is indented less than the list item being read, so outside it, yet four or
+ * more columns past the containers it still belongs to: there it would be indented code, which
+ * interrupts no paragraph, so it can only be a lazy continuation line, as CommonMark defines them.
+ */
+function underIndented(state: StateBlock, line: number): boolean {
+  const indent = state.sCount[line] ?? 0;
+  return indent >= 4 && indent < state.blkIndent && indent - enclosingIndent(state, line) >= 4;
+}
+
 function interruptsParagraph(md: MarkdownIt, state: StateBlock, line: number, endLine: number): boolean {
   if ((state.sCount[line] ?? 0) - state.blkIndent > 3) return false;
   const parentType = state.parentType;
@@ -449,6 +467,20 @@ function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine
   } finally {
     for (const [line, shift] of hidden) state.tShift[line] = shift;
   }
+}
+
+/**
+ * Whether `line` comes right after a table row and leaves a list item or block quote the table
+ * is in, opening none. micromark reads it as a lazy body row, which a table refuses, and then
+ * as no table header either: it is paragraph text (`> a | b` and `> --|--` over `c | d` and `--|--`).
+ */
+function leavesTable(state: StateBlock, line: number): boolean {
+  const tokens = state.tokens;
+  let at = tokens.length - 1;
+  while (at >= 0 && (CONTAINER_CLOSE.has((tokens[at] as Token).type) || (tokens[at] as Token).type === 'list_item_close')) at -= 1;
+  if (at === tokens.length - 1 || tokens[at]?.type !== 'table_close') return false;
+  while (at >= 0 && (tokens[at] as Token).type !== 'table_open') at -= 1;
+  return tokens[at]?.map?.[1] === line;
 }
 
 // Blocks that a table's header line cannot be: GFM reads a table only where a paragraph would be.
