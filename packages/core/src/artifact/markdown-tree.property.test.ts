@@ -211,6 +211,8 @@ describe('a line indented less than its list item\'s text, as CommonMark reads i
       (line: string) => `> 1.   word\n    ${line}\n`,
       (line: string) => `> - a\n>   1.   word\n>       ${line}\n`,
       (line: string) => `- > 1.   word\n      ${line}\n`,
+      (line: string) => `1.   > word\n    ${line}\n`,
+      (line: string) => `- a\n  1.   > word\n      ${line}\n`,
       (line: string) => `1.   [r]: /u\n    ${line}\n`,
       (line: string) => `1.   word\n    ${line}\n     ===\n`,
     ];
@@ -225,6 +227,8 @@ describe('a line indented less than its list item\'s text, as CommonMark reads i
       (line: string) => `> 1.   word\n>    ${line}\n`,
       (line: string) => `- > word\n    ${line}\n`,
       (line: string) => `- a\n  1.   word\n \t${line}\n`,
+      (line: string) => `- a\n   - >word\n    ${line}\n`,
+      (line: string) => `- a\n  1.   > word\n     ${line}\n`,
     ];
     // micromark defect: a lone tag line (`<a>`, kind 7) there starts an HTML block in the list
     // item; it cannot interrupt a paragraph, and the fast tree reads it as CommonMark does.
@@ -258,7 +262,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // as a code span; a header row whose closing pipe follows an escaped backslash; a header cell of
       // a no-break space alone; a shortcut reference before a parenthesis that opens nothing; a
       // header row that reads as a link definition; a box after an empty list item, where remark fails;
-      // a comment on a line indented less than its list item's text, where it is paragraph text.
+      // a comment on a line indented less than its list item's text, where it is paragraph text; a
+      // list item after a block quote in a list item, on a line that is in neither.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -268,6 +273,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['[x]:`a|b`\n| --- | :-: |\n'],
         ['1.\n[ ]\nword\n'],
         ['1.   word\n    <!-- note -->\n'],
+        ['- a\n  1.   word\n   - >word\n    - [x] \n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

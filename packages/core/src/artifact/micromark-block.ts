@@ -352,12 +352,17 @@ function htmlWithAsciiSpaces(rule: BlockRule): BlockRule {
   };
 }
 
-/** The content indent of the innermost list item, inside the innermost block quote, that holds the line. */
-function enclosingIndent(state: StateBlock, line: number): number {
+/**
+ * The content indent of the innermost list item, inside the innermost block quote, that holds
+ * the line; or, `outsideQuote`, inside the block quote around that one.
+ */
+function enclosingIndent(state: StateBlock, line: number, outsideQuote = false): number {
   const containers = (state.env as ParseEnv).containers ?? [];
   const indent = state.sCount[line] ?? 0;
   let enclosing = 0;
-  for (let at = containers.length - 1; at >= 0 && (containers[at] as number) >= 0; at -= 1) {
+  let at = containers.length - 1;
+  if (outsideQuote && containers[at] === -1) at -= 1;
+  for (; at >= 0 && (containers[at] as number) >= 0; at -= 1) {
     const candidate = containers[at] as number;
     if (candidate <= indent && candidate > enclosing) enclosing = candidate;
   }
@@ -371,7 +376,10 @@ function enclosingIndent(state: StateBlock, line: number): number {
  */
 function underIndented(state: StateBlock, line: number): boolean {
   const indent = state.sCount[line] ?? 0;
-  return indent >= 4 && indent < state.blkIndent && indent - enclosingIndent(state, line) >= 4;
+  if (indent < 4 || indent >= state.blkIndent) return false;
+  // A block quote asks about a line without `>` while it gathers its lines (its own type the
+  // parent): that line is judged outside the quote.
+  return indent - enclosingIndent(state, line, state.parentType === 'blockquote') >= 4;
 }
 
 function interruptsParagraph(md: MarkdownIt, state: StateBlock, line: number, endLine: number): boolean {
