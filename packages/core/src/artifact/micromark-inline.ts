@@ -38,7 +38,11 @@ export function readInlineAsMicromark(md: MarkdownIt): void {
   md.inline.ruler.at('autolink', (state: StateInline, silent: boolean) => !bangInEmail(state) && autolink(state, silent));
   md.inline.ruler2.at('balance_pairs', (state: StateInline) => {
     pairEmphasis(state.delimiters);
-    for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
+    const metas = state.tokens_meta;
+    for (let index = 0; index < metas.length; index += 1) {
+      const delimiters = metas[index]?.delimiters;
+      if (delimiters) pairEmphasis(delimiters);
+    }
   });
 }
 
@@ -137,11 +141,18 @@ function pairEmphasis(delimiters: Delimiter[]): void {
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
     else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
   }
-  // Open runs by marker, in order.
-  const openers = new Map<number, DelimiterRun[]>();
+  // Open runs by marker, in order: a marker's list is at its place in `markers` (`*` and `_`,
+  // rarely both), looked up without a map or an iterator's entries.
+  const markers: number[] = [];
+  const openers: DelimiterRun[][] = [];
   for (const closer of runs) {
-    const own = openers.get(closer.marker) ?? [];
-    openers.set(closer.marker, own);
+    let place = markers.indexOf(closer.marker);
+    if (place < 0) {
+      place = markers.length;
+      markers.push(closer.marker);
+      openers.push([]);
+    }
+    const own = openers[place] as DelimiterRun[];
     while (closer.close && closer.low <= closer.high) {
       const found = openerFor(closer, own);
       if (found < 0) break;
@@ -152,8 +163,9 @@ function pairEmphasis(delimiters: Delimiter[]): void {
       closer.low += use;
       // Open runs between the pair are dropped, of either marker.
       own.length = opener.low <= opener.high ? found + 1 : found;
-      for (const [marker, others] of openers) {
-        if (marker === closer.marker) continue;
+      for (let other = 0; other < openers.length; other += 1) {
+        if (other === place) continue;
+        const others = openers[other] as DelimiterRun[];
         while (others.length > 0 && (others[others.length - 1] as DelimiterRun).low > opener.low) others.pop();
       }
     }
