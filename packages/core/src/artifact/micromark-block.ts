@@ -435,6 +435,9 @@ function startsAfterClosedContainer(state: StateBlock): boolean {
  * rule runs, such lines are shown from their first column, where no `>` is.
  */
 function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine: number, run: () => boolean): boolean {
+  // No quote starts on a line without a `>`: the lines after it need no look (every block's
+  // first line is tried, and in a tight list each look would run to the list's end).
+  if (state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0)) !== 0x3e) return run();
   const hidden: [number, number][] = [];
   // A blank line ends the quote: no line past it can continue it.
   for (let line = startLine + 1; line < endLine && !state.isEmpty(line); line += 1) {
