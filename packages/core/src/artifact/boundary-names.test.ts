@@ -53,6 +53,24 @@ describe('boundariesIn: template labels', () => {
   });
 });
 
+describe('boundariesIn: whitespace', () => {
+  it('reads the same boundaries whatever whitespace separates the words (property)', () => {
+    const word = fc.constantFrom('Webhook', 'endpoint', 'TB-2', 'The', 'SHALL', 'Trust boundaries:', '(x)', 'token', 'store', '—', '-', ':', 'and', ',', ';', 'TBD', '<b>', 'Actors:', 'is.');
+    const space = fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ' \n ', '\u2003', '\r\n');
+    const entry = (text: string, lead: string | undefined) => ({ text, ...(lead !== undefined ? { lead } : {}), children: [], position: { line: 1, column: 1 } });
+    const read = (text: string, lead: string | undefined) => boundariesIn([entry(text, lead)]).map((b) => [b.id, b.name]);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, space), { minLength: 1, maxLength: 10 }), fc.nat(3), (parts, leadWords) => {
+        const plain = parts.map(([text]) => text).join(' ');
+        const spaced = parts.map(([text, gap]) => text + gap).join('');
+        const lead = (joined: (part: [string, string]) => string, separator: string) => (leadWords === 0 ? undefined : parts.slice(0, leadWords).map(joined).join(separator));
+        expect(read(spaced, lead(([text, gap]) => text + gap, ''))).toEqual(read(plain, lead(([text]) => text, ' ')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('boundariesIn: explicit ids', () => {
   it.each([
     ['- **TB-1** Presigned download URL — public', 'TB-1 Presigned download URL'],

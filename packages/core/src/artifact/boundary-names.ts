@@ -126,8 +126,12 @@ function nameOf(phrase: string): string | undefined {
   return name;
 }
 
+// Whitespace `squash` would change inside a text: a run of two, or any but a plain space.
+const UNSQUASHED = /\s\s|[^\S ]/;
+
 function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most names and items are squashed already: a test costs less than rebuilding them.
+  return (UNSQUASHED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 function stripTrailing(text: string): string {
@@ -216,11 +220,13 @@ function follows(words: Words, run: readonly (readonly string[])[], from: number
 // stands, without copying it.
 function isFormOf(chars: string, from: number, to: number, stemsOfWord: readonly string[]): boolean {
   const length = to - from;
-  for (const stem of stemsOfWord) {
+  for (let index = 0; index < stemsOfWord.length; index += 1) {
+    const stem = stemsOfWord[index] as string;
     if (length < stem.length || !chars.startsWith(stem, from)) continue;
     if (length === stem.length) return true;
     if (stem.length < 3) continue;
-    for (const suffix of SUFFIXES) if (length === stem.length + suffix.length && chars.startsWith(suffix, from + stem.length)) return true;
+    const rest = length - stem.length;
+    for (const suffix of SUFFIXES) if (suffix.length === rest && chars.startsWith(suffix, from + stem.length)) return true;
   }
   return false;
 }

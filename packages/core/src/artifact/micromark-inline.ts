@@ -209,7 +209,9 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
  * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
  */
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
-  const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
+  const start = state.pos;
+  const count = state.tokens.length;
+  const pending = state.pending;
   if (!rule(state, silent)) return referenceBeforeParenthesis(rule, state, silent);
   if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
@@ -244,7 +246,8 @@ function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) 
  * stays as spaces).
  */
 function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
-  const [start, count] = [state.pos, state.tokens.length];
+  const start = state.pos;
+  const count = state.tokens.length;
   if (!html(state, silent)) return false;
   const token = state.tokens[state.tokens.length - 1];
   if (silent || state.tokens.length === count || token?.type !== 'html_inline' || !token.content.includes('\n')) return true;
