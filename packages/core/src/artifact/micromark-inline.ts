@@ -199,9 +199,17 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
     const fence = token.markup.length;
     const raw = state.src.slice(start + fence, state.pos - fence);
     const tabAtEnd = (state.env as InlineEnv).tabLeftOvers?.get(state.src)?.has(state.pos - fence - 1) === true;
-    token.content = /^[ \n][\s\S]*[ \n]$/.test(raw) && /[^ \n]/.test(raw) && !tabAtEnd ? raw.slice(1, -1) : raw;
+    token.content = paddedCode(raw) && !tabAtEnd ? raw.slice(1, -1) : raw;
   }
   return true;
+}
+
+// A space or line ending at both ends of a code span's text that is not all spaces and line
+// endings: the two are dropped. Most spans are not padded, which the ends tell.
+function paddedCode(raw: string): boolean {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return raw.length >= 2 && (first === 0x20 || first === 0x0a) && (last === 0x20 || last === 0x0a) && /[^ \n]/.test(raw);
 }
 
 /**
