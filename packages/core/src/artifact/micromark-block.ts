@@ -328,10 +328,13 @@ const OTHER_SPACE = /[^\S \t]/g;
  */
 function htmlWithAsciiSpaces(rule: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
-    const [from, to] = [(state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine] ?? 0];
+    const from = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+    // Asked at every line of every paragraph: most lines are no tag, and need no copy.
+    if (state.src.charCodeAt(from) !== 0x3c) return rule(state, startLine, endLine, silent);
+    const to = state.eMarks[startLine] ?? 0;
     const line = state.src.slice(from, to);
     OTHER_SPACE.lastIndex = 0;
-    if (state.src.charCodeAt(from) !== 0x3c || !OTHER_SPACE.test(line)) return rule(state, startLine, endLine, silent);
+    if (!OTHER_SPACE.test(line)) return rule(state, startLine, endLine, silent);
     const [src, count] = [state.src, state.tokens.length];
     state.src = src.slice(0, from) + line.replace(OTHER_SPACE, '#') + src.slice(to);
     try {
