@@ -53,6 +53,24 @@ describe('boundariesIn: template labels', () => {
   });
 });
 
+describe('boundariesIn: whitespace', () => {
+  it('reads the same boundaries whatever whitespace separates the words (property)', () => {
+    const word = fc.constantFrom('Webhook', 'endpoint', 'TB-2', 'The', 'SHALL', 'Trust boundaries:', '(x)', 'token', 'store', '—', '-', ':', 'and', ',', ';', 'TBD', '<b>', 'Actors:', 'is.');
+    const space = fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ' \n ', '\u2003', '\r\n');
+    const entry = (text: string, lead: string | undefined) => ({ text, ...(lead !== undefined ? { lead } : {}), children: [], position: { line: 1, column: 1 } });
+    const read = (text: string, lead: string | undefined) => boundariesIn([entry(text, lead)]).map((b) => [b.id, b.name]);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, space), { minLength: 1, maxLength: 10 }), fc.nat(3), (parts, leadWords) => {
+        const plain = parts.map(([text]) => text).join(' ');
+        const spaced = parts.map(([text, gap]) => text + gap).join('');
+        const lead = (joined: (part: [string, string]) => string, separator: string) => (leadWords === 0 ? undefined : parts.slice(0, leadWords).map(joined).join(separator));
+        expect(read(spaced, lead(([text, gap]) => text + gap, ''))).toEqual(read(plain, lead(([text]) => text, ' ')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('boundariesIn: explicit ids', () => {
   it.each([
     ['- **TB-1** Presigned download URL — public', 'TB-1 Presigned download URL'],
@@ -105,7 +123,7 @@ describe('mentions', () => {
       const from = (at: number, next: number): boolean => next === run.length || [at + 1, at + 2].some((i) => i < hay.length && same(hay[i] as string, run[next] as string) && from(i, next + 1));
       return run.length > 0 && hay.some((word, i) => same(word, run[0] as string) && from(i, 1));
     };
-    const word = fc.constantFrom('cache', 'caches', 'cached', 'caching', 'store', 'stores', 'stored', 'sign', 'signs', 'signed', 'signing', 'hash', 'hashes', 'hashed', 'bus', 'buses', 'is', 'as', 'the', 'token', 'tokens', 'ed', 'ing');
+    const word = fc.constantFrom('cache', 'caches', 'cached', 'caching', 'store', 'stores', 'stored', 'sign', 'signs', 'signed', 'signing', 'hash', 'hashes', 'hashed', 'bus', 'buses', 'is', 'as', 'ass', 'ising', 'the', 'token', 'tokens', 'ed', 'ing');
     fc.assert(
       fc.property(fc.array(word, { maxLength: 12 }), fc.array(word, { minLength: 1, maxLength: 3 }), (text, name) => {
         const [hay, wanted] = [text.join(' '), name.join(' ')];
@@ -164,7 +182,7 @@ describe('unmentioned: one pass for every boundary', () => {
   };
 
   it('leaves out exactly the boundaries the former index found named, in their order (property)', () => {
-    const word = fc.constantFrom('cache', 'caches', 'cached', 'caching', 'store', 'stored', 'sign', 'signing', 'hash', 'hashes', 'bus', 'buses', 'the', 'Token', 'TOKENS', 'tb', 'TB-2', 'tb2', 'AC-3.1', 'v10', '100ms', 's3', 'Straße', 'İstanbul', 'x₂', '٣', 'ed', 'ing');
+    const word = fc.constantFrom('cache', 'caches', 'cached', 'caching', 'store', 'stored', 'sign', 'signing', 'hash', 'hashes', 'bus', 'buses', 'the', 'Token', 'TOKENS', 'tb', 'TB-2', 'tb2', 'AC-3.1', 'v10', '100ms', 's3', 'Straße', 'İstanbul', 'x₂', '٣', 'ed', 'ing', 'as', 'ass', 'is', 'ising', '7TB-2', 'ac3x');
     const gap = fc.constantFrom(' ', '\n', ', ', '**', '`', '_', '-', ': ', ' — ', '.');
     const phrase = fc.array(fc.tuple(word, gap), { maxLength: 40 }).map((parts) => parts.flat().join(''));
     const boundary = fc.record({ id: fc.option(fc.constantFrom('TB-2', 'AC3', 'AC-3.1', 'SEC-01'), { nil: undefined }), name: fc.option(phrase, { nil: undefined }) }).map(({ id, name }): Boundary => ({ ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name: name.slice(0, 60) } : {}), position: { line: 1, column: 1 } }));

@@ -126,8 +126,12 @@ function nameOf(phrase: string): string | undefined {
   return name;
 }
 
+// Whitespace `squash` would change inside a text: a run of two, or any but a plain space.
+const UNSQUASHED = /\s\s|[^\S ]/;
+
 function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most names and items are squashed already: a test costs less than rebuilding them.
+  return (UNSQUASHED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 function stripTrailing(text: string): string {
@@ -142,10 +146,11 @@ function stripTrailing(text: string): string {
  */
 export function unmentioned(text: string, boundaries: readonly Boundary[]): Boundary[] {
   let words: Words | undefined;
+  let ascii: boolean | undefined;
   return boundaries.filter((boundary) => {
-    if (boundary.id !== undefined && idPattern(boundary.id).test(text)) return false;
+    if (boundary.id !== undefined && idPattern(boundary.id, (ascii ??= !NON_ASCII.test(text))).test(text)) return false;
     if (boundary.name === undefined) return true;
-    const run = wordsOf(boundary.name).map(formsOf);
+    const run = wordsOf(boundary.name).map(stems);
     if (run.length === 0) return true;
     words ??= wordsIn(text);
     return !startsAt(words, run);
@@ -179,47 +184,51 @@ function wordEnd(words: Words, from: number): number {
   return end;
 }
 
-// Whether the name starts at a word of the text. Every form of its first word begins with the
-// shortest one (its shortest stem), so the text is searched for that once; a word found there
-// is taken whole and compared with every form.
-function startsAt(words: Words, run: readonly ReadonlySet<string>[]): boolean {
-  const first = run[0] as ReadonlySet<string>;
-  let prefix: string | undefined;
-  for (const form of first) if (prefix === undefined || form.length < prefix.length) prefix = form;
-  if (prefix === undefined) return false;
+// Whether the name, its words given by their stems, starts at a word of the text. Every form
+// of its first word begins with its shortest stem, so the text is searched for that once; a
+// word found there is read whole and compared with the stems where it stands.
+function startsAt(words: Words, run: readonly (readonly string[])[]): boolean {
+  const first = run[0] as readonly string[];
+  let prefix = first[0] as string;
+  for (const stem of first) if (stem.length < prefix.length) prefix = stem;
   for (let at = words.chars.indexOf(prefix); at >= 0; at = words.chars.indexOf(prefix, at + 1)) {
     if (at > 0 && isWordChar(words, at - 1)) continue;
     const end = wordEnd(words, at + prefix.length);
-    if (first.has(words.chars.slice(at, end)) && follows(words, run, end, 1)) return true;
+    if (isFormOf(words.chars, at, end, first) && follows(words, run, end, 1)) return true;
   }
   return false;
 }
 
 // Whether the rest of a name's words, from `next` on, follow the text's word that ends at `from`,
 // with at most MAX_GAP other words before each.
-function follows(words: Words, run: readonly ReadonlySet<string>[], from: number, next: number): boolean {
+function follows(words: Words, run: readonly (readonly string[])[], from: number, next: number): boolean {
   if (next === run.length) return true;
-  const forms = run[next] as ReadonlySet<string>;
+  const wanted = run[next] as readonly string[];
   let at = from;
   for (let gap = 0; gap <= MAX_GAP; gap += 1) {
     while (at < words.chars.length && !isWordChar(words, at)) at += 1;
     if (at === words.chars.length) return false;
     const end = wordEnd(words, at);
-    if (forms.has(words.chars.slice(at, end)) && follows(words, run, end, next + 1)) return true;
+    if (isFormOf(words.chars, at, end, wanted) && follows(words, run, end, next + 1)) return true;
     at = end;
   }
   return false;
 }
 
-// The words that share a stem with this one (`hash`: `hashes`, `hashed`, `hashing`): each of
-// its stems, and each stem with each suffix.
-function formsOf(word: string): Set<string> {
-  const forms = new Set<string>();
-  for (const stem of stems(word)) {
-    forms.add(stem);
-    for (const suffix of SUFFIXES) if (hasSuffix(stem + suffix, suffix)) forms.add(stem + suffix);
+// Whether the word at `chars[from, to)` shares a stem with a name's word, given by its stems:
+// whether it is one of them, or one of three letters or more with a suffix. Compared where it
+// stands, without copying it.
+function isFormOf(chars: string, from: number, to: number, stemsOfWord: readonly string[]): boolean {
+  const length = to - from;
+  for (let index = 0; index < stemsOfWord.length; index += 1) {
+    const stem = stemsOfWord[index] as string;
+    if (length < stem.length || !chars.startsWith(stem, from)) continue;
+    if (length === stem.length) return true;
+    if (stem.length < 3) continue;
+    const rest = length - stem.length;
+    for (const suffix of SUFFIXES) if (suffix.length === rest && chars.startsWith(suffix, from + stem.length)) return true;
   }
-  return forms;
+  return false;
 }
 
 // At most this many other words between two words of a name.
@@ -248,8 +257,11 @@ function hasSuffix(word: string, suffix: string): boolean {
   return word.length - suffix.length >= 3 && word.endsWith(suffix);
 }
 
-// `TB-2` also matches `TB2` and `tb-2`, never `TB-21` or `XTB-2`.
-function idPattern(id: string): RegExp {
+// `TB-2` also matches `TB2` and `tb-2`, never `TB-21` or `XTB-2`. In ASCII text the letters and
+// digits are a-z, A-Z and 0-9 and no other character folds to one of the id's: plain classes
+// find the same ids as the Unicode ones, without their case folding over the whole text.
+function idPattern(id: string, ascii: boolean): RegExp {
   const [, letters, digits] = /^([A-Z]+)-?(.*)$/.exec(id) ?? [];
-  return new RegExp(`(?<![\\p{L}\\p{N}])${letters}-?${(digits ?? '').replace(/\./g, '\\.')}(?![\\p{N}]|\\.\\d)`, 'iu');
+  const number = (digits ?? '').replace(/\./g, '\\.');
+  return ascii ? new RegExp(`(?<![A-Za-z0-9])${letters}-?${number}(?![0-9]|\\.\\d)`, 'i') : new RegExp(`(?<![\\p{L}\\p{N}])${letters}-?${number}(?![\\p{N}]|\\.\\d)`, 'iu');
 }

@@ -1,4 +1,4 @@
-import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
+import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, Text } from 'mdast';
 import type { MarkdownIt, Token } from 'markdown-it';
 import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
@@ -264,33 +264,41 @@ interface InlineLines {
 function phrasingOf(tokens: readonly Token[], lines: InlineLines): PhrasingContent[] {
   const top: Container = { children: [] };
   const stack: Container[] = [top];
-  for (const token of tokens) {
-    const parent = stack[stack.length - 1] as Container;
+  let parent = top;
+  // The last child of `parent` while it is text, which adjacent text joins.
+  let tail: Text | undefined;
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index] as Token;
     switch (token.type) {
       case 'text':
       case 'text_special':
-        appendText(parent, token.content, lines);
+      case 'softbreak': {
+        const value = token.type === 'softbreak' ? '\n' : token.content;
+        if (tail) tail.value += value;
+        else if (value !== '') parent.children.push((tail = placed({ type: 'text', value }, lines)));
+        if (token.type === 'softbreak') lines.breaks += 1;
         break;
-      case 'softbreak':
-        appendText(parent, '\n', lines);
-        lines.breaks += 1;
-        break;
+      }
       case 'hardbreak':
         parent.children.push({ type: 'break' });
+        tail = undefined;
         lines.breaks += 1;
         break;
       case 'code_inline':
         parent.children.push(placed({ type: 'inlineCode', value: token.content }, lines));
+        tail = undefined;
         lines.breaks += lineEndings(token.content);
         break;
       case 'html_inline':
         parent.children.push(placed({ type: 'html', value: token.content }, lines));
+        tail = undefined;
         lines.breaks += lineEndings(token.content);
         break;
       case 'image': {
         const image = placed({ type: 'image', url: '', alt: '' }, lines);
         image.alt = toString(phrasingOf(token.children ?? [], lines));
         parent.children.push(image);
+        tail = undefined;
         break;
       }
       case 'em_open':
@@ -299,12 +307,18 @@ function phrasingOf(tokens: readonly Token[], lines: InlineLines): PhrasingConte
         const node = placed({ type: token.type === 'em_open' ? 'emphasis' : token.type === 'strong_open' ? 'strong' : 'link', url: '', children: [] } as Nodes & Container, lines);
         parent.children.push(node);
         stack.push(node);
+        parent = node;
+        tail = undefined;
         break;
       }
       case 'em_close':
       case 'strong_close':
       case 'link_close':
-        if (stack.length > 1) stack.pop();
+        if (stack.length > 1) {
+          stack.pop();
+          parent = stack[stack.length - 1] as Container;
+          tail = undefined;
+        }
         break;
       default:
         break;
@@ -320,13 +334,6 @@ function unescapePipesInCode(nodes: PhrasingContent[]): PhrasingContent[] {
     else if ('children' in node) unescapePipesInCode(node.children as PhrasingContent[]);
   }
   return nodes;
-}
-
-function appendText(parent: Container, value: string, lines: InlineLines): void {
-  if (value === '') return;
-  const tail = parent.children[parent.children.length - 1];
-  if (tail?.type === 'text') tail.value += value;
-  else parent.children.push(placed({ type: 'text', value }, lines));
 }
 
 /** A node with the line it starts on, when that is not its block's first line. */

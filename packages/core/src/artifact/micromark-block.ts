@@ -336,10 +336,13 @@ const OTHER_SPACE = /[^\S \t]/g;
  */
 function htmlWithAsciiSpaces(rule: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
-    const [from, to] = [(state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine] ?? 0];
+    const from = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+    // Asked at every line of every paragraph: most lines are no tag, and need no copy.
+    if (state.src.charCodeAt(from) !== 0x3c) return rule(state, startLine, endLine, silent);
+    const to = state.eMarks[startLine] ?? 0;
     const line = state.src.slice(from, to);
     OTHER_SPACE.lastIndex = 0;
-    if (state.src.charCodeAt(from) !== 0x3c || !OTHER_SPACE.test(line)) return rule(state, startLine, endLine, silent);
+    if (!OTHER_SPACE.test(line)) return rule(state, startLine, endLine, silent);
     const [src, count] = [state.src, state.tokens.length];
     state.src = src.slice(0, from) + line.replace(OTHER_SPACE, '#') + src.slice(to);
     try {
@@ -461,6 +464,9 @@ function startsAfterClosedContainer(state: StateBlock): boolean {
  * rule runs, such lines are shown from their first column, where no `>` is.
  */
 function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine: number, run: () => boolean): boolean {
+  // No quote starts on a line without a `>`: the lines after it need no look (every block's
+  // first line is tried, and in a tight list each look would run to the list's end).
+  if (state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0)) !== 0x3e) return run();
   const hidden: [number, number][] = [];
   // A blank line ends the quote: no line past it can continue it.
   for (let line = startLine + 1; line < endLine && !state.isEmpty(line); line += 1) {

@@ -38,7 +38,11 @@ export function readInlineAsMicromark(md: MarkdownIt): void {
   md.inline.ruler.at('autolink', (state: StateInline, silent: boolean) => !bangInEmail(state) && autolink(state, silent));
   md.inline.ruler2.at('balance_pairs', (state: StateInline) => {
     pairEmphasis(state.delimiters);
-    for (const meta of state.tokens_meta) if (meta?.delimiters) pairEmphasis(meta.delimiters);
+    const metas = state.tokens_meta;
+    for (let index = 0; index < metas.length; index += 1) {
+      const delimiters = metas[index]?.delimiters;
+      if (delimiters) pairEmphasis(delimiters);
+    }
   });
 }
 
@@ -137,11 +141,18 @@ function pairEmphasis(delimiters: Delimiter[]): void {
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
     else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
   }
-  // Open runs by marker, in order.
-  const openers = new Map<number, DelimiterRun[]>();
+  // Open runs by marker, in order: a marker's list is at its place in `markers` (`*` and `_`,
+  // rarely both), looked up without a map or an iterator's entries.
+  const markers: number[] = [];
+  const openers: DelimiterRun[][] = [];
   for (const closer of runs) {
-    const own = openers.get(closer.marker) ?? [];
-    openers.set(closer.marker, own);
+    let place = markers.indexOf(closer.marker);
+    if (place < 0) {
+      place = markers.length;
+      markers.push(closer.marker);
+      openers.push([]);
+    }
+    const own = openers[place] as DelimiterRun[];
     while (closer.close && closer.low <= closer.high) {
       const found = openerFor(closer, own);
       if (found < 0) break;
@@ -152,8 +163,9 @@ function pairEmphasis(delimiters: Delimiter[]): void {
       closer.low += use;
       // Open runs between the pair are dropped, of either marker.
       own.length = opener.low <= opener.high ? found + 1 : found;
-      for (const [marker, others] of openers) {
-        if (marker === closer.marker) continue;
+      for (let other = 0; other < openers.length; other += 1) {
+        if (other === place) continue;
+        const others = openers[other] as DelimiterRun[];
         while (others.length > 0 && (others[others.length - 1] as DelimiterRun).low > opener.low) others.pop();
       }
     }
@@ -187,9 +199,17 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
     const fence = token.markup.length;
     const raw = state.src.slice(start + fence, state.pos - fence);
     const tabAtEnd = (state.env as InlineEnv).tabLeftOvers?.get(state.src)?.has(state.pos - fence - 1) === true;
-    token.content = /^[ \n][\s\S]*[ \n]$/.test(raw) && /[^ \n]/.test(raw) && !tabAtEnd ? raw.slice(1, -1) : raw;
+    token.content = paddedCode(raw) && !tabAtEnd ? raw.slice(1, -1) : raw;
   }
   return true;
+}
+
+// A space or line ending at both ends of a code span's text that is not all spaces and line
+// endings: the two are dropped. Most spans are not padded, which the ends tell.
+function paddedCode(raw: string): boolean {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return raw.length >= 2 && (first === 0x20 || first === 0x0a) && (last === 0x20 || last === 0x0a) && /[^ \n]/.test(raw);
 }
 
 /**
@@ -197,7 +217,9 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
  * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
  */
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
-  const [start, count, pending] = [state.pos, state.tokens.length, state.pending];
+  const start = state.pos;
+  const count = state.tokens.length;
+  const pending = state.pending;
   if (!rule(state, silent)) return referenceBeforeParenthesis(rule, state, silent);
   if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
@@ -232,7 +254,8 @@ function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) 
  * stays as spaces).
  */
 function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
-  const [start, count] = [state.pos, state.tokens.length];
+  const start = state.pos;
+  const count = state.tokens.length;
   if (!html(state, silent)) return false;
   const token = state.tokens[state.tokens.length - 1];
   if (silent || state.tokens.length === count || token?.type !== 'html_inline' || !token.content.includes('\n')) return true;

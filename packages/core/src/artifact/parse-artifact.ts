@@ -258,10 +258,12 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
   };
   const list = (node: List, depth: number): void => {
     for (const item of node.children) {
-      item.children.forEach((child, index) => {
+      const children = item.children;
+      for (let index = 0; index < children.length; index += 1) {
+        const child = children[index] as RootContent;
         if (child.type === 'paragraph' && index === 0) paragraph(child, depth, start(item));
         else if (child.type === 'list') list(child, depth + 1);
-      });
+      }
     }
   };
   for (const node of root.children) {
@@ -287,9 +289,9 @@ function headingTitle(node: Heading, plain: PlainText): string {
   return plain(node).trim();
 }
 
-function start(node: { position?: { start: { line: number; column: number } } | undefined }): Position {
-  const point = node.position?.start;
-  return point ? { line: point.line, column: point.column } : { line: 1, column: 1 };
+// The tree's own point: facts never change a position, so they share it rather than copy it.
+function start(node: { position?: { start: Position } | undefined }): Position {
+  return node.position?.start ?? { line: 1, column: 1 };
 }
 
 function withoutBom(text: string): string {
