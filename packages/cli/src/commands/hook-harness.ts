@@ -269,7 +269,8 @@ async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv
 
 /** When a stop hook stops deciding: measured from its start, moved once the configuration is read. */
 class Deadline {
-  private readonly started = performance.now();
+  // A monotonic clock that needs no module: the global `performance` loads perf_hooks on first use.
+  private readonly started = process.hrtime.bigint();
   private timer: NodeJS.Timeout | undefined;
   private fire: (value: 'deadline') => void = () => undefined;
   readonly reached: Promise<'deadline'> = new Promise((resolve) => (this.fire = resolve));
@@ -283,7 +284,7 @@ class Deadline {
   set(seconds: number): void {
     this.seconds = seconds;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fire('deadline'), Math.max(0, seconds * 1000 - (performance.now() - this.started)));
+    this.timer = setTimeout(() => this.fire('deadline'), Math.max(0, seconds * 1000 - Number(process.hrtime.bigint() - this.started) / 1e6));
   }
 
   cancel(): void {
