@@ -169,8 +169,9 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
     return allow('');
   }
-  // Baseline entries the session added itself accept nothing here (docs/hooks.md).
-  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' });
+  // Baseline entries the session added itself accept nothing here (docs/hooks.md). The state
+  // just read is the one evaluated: the file is not read and checked a second time.
+  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed', ...(state?.ok ? { state: state.state } : {}) });
   const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap, session: payload.sessionId }, say);
   await catchUpPointer(repo, resolution.id, state, result.currentNode, env, say);
   if (decision.kind === 'block') return decision;
