@@ -12,7 +12,7 @@ function stopHook(dir: string, stdin: 'pipe' | number, write?: (stdin: NodeJS.Wr
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'hook', 'Stop', '--harness', 'claude', '--repo', dir], { stdio: [stdin, 'pipe', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => {
       child.stdin?.destroy();
