@@ -18,19 +18,21 @@ export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> 
 }
 
 /**
- * Take what the writer has already written to stdin without a turn of the event loop (a hook's
- * payload is written whole before the-loop has started): true when that reached the end. A
- * pipe or socket read this way never waits: Node puts the descriptor in non-blocking mode when
- * it opens stdin, so a read with nothing written yet fails with EAGAIN and the stream, under
- * the hook's deadline, reads the rest. A regular file never waits; a terminal or a device is
- * left to the stream.
+ * Take what the writer has already written to stdin without a turn of the event loop (a
+ * harness has usually written the whole payload by the time it is read): true when that
+ * reached the end. A pipe or socket read this way never waits: Node puts the descriptor in
+ * non-blocking mode when it opens stdin, so a read with nothing written yet fails with EAGAIN
+ * and the stream, under the hook's deadline, reads the rest. A regular file never waits; a
+ * terminal or a device (and a pipe on Windows) is left to the stream.
  */
 function readWritten(stream: NodeJS.ReadableStream, take: (buffer: Buffer) => void): boolean {
   const fd = (stream as { fd?: unknown }).fd;
   if (typeof fd !== 'number') return false;
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFIFO() && !stat.isSocket() && !stat.isFile()) return false;
+    // Windows leaves a pipe blocking, so there only a regular file is read this way.
+    const pipe = (stat.isFIFO() || stat.isSocket()) && process.platform !== 'win32';
+    if (!pipe && !stat.isFile()) return false;
   } catch {
     return false;
   }
