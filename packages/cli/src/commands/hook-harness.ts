@@ -169,8 +169,9 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
     say(`${resolution.id} is escalated at "${state.state.escalated.node}" (${state.state.escalated.reason}); a person resolves it. Allowing the stop.`);
     return allow('');
   }
-  // Baseline entries the session added itself accept nothing here (docs/hooks.md).
-  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed' });
+  // Baseline entries the session added itself accept nothing here (docs/hooks.md). The state
+  // just read is the one evaluated: the file is not read and checked a second time.
+  const result = await evaluateFromDisk(repo, resolution.id, { env: env.env, baseline: 'committed', ...(state?.ok ? { state: state.state } : {}) });
   const decision = await decideStopWithState(repo.root, { harness: adapter.name, result, cap, session: payload.sessionId }, say);
   await catchUpPointer(repo, resolution.id, state, result.currentNode, env, say);
   if (decision.kind === 'block') return decision;
@@ -269,7 +270,8 @@ async function checkEditedFile(repo: Repo, payload: HookPayload, env: CommandEnv
 
 /** When a stop hook stops deciding: measured from its start, moved once the configuration is read. */
 class Deadline {
-  private readonly started = performance.now();
+  // A monotonic clock that needs no module: the global `performance` loads perf_hooks on first use.
+  private readonly started = process.hrtime.bigint();
   private timer: NodeJS.Timeout | undefined;
   private fire: (value: 'deadline') => void = () => undefined;
   readonly reached: Promise<'deadline'> = new Promise((resolve) => (this.fire = resolve));
@@ -283,7 +285,7 @@ class Deadline {
   set(seconds: number): void {
     this.seconds = seconds;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fire('deadline'), Math.max(0, seconds * 1000 - (performance.now() - this.started)));
+    this.timer = setTimeout(() => this.fire('deadline'), Math.max(0, seconds * 1000 - Number(process.hrtime.bigint() - this.started) / 1e6));
   }
 
   cancel(): void {

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { runFailure } from '@the-loop/core';
 import { UsageError } from '../errors.js';
@@ -86,7 +86,7 @@ export async function currentBranch(dir: string): Promise<string | undefined> {
 async function findGitDir(dir: string): Promise<string | undefined> {
   for (let current = dir; ; current = dirname(current)) {
     const dotGit = join(current, '.git');
-    const info = await fs.stat(dotGit).catch(() => undefined);
+    const info = statIfPresent(dotGit);
     if (info?.isDirectory()) return dotGit;
     if (info?.isFile()) {
       // A worktree or submodule: `.git` is a file naming the real directory.
@@ -95,5 +95,15 @@ async function findGitDir(dir: string): Promise<string | undefined> {
       return target ? resolve(current, target) : undefined;
     }
     if (dirname(current) === current) return undefined;
+  }
+}
+
+// Synchronous, as the bounded reader's calls are (a Stop hook that finds its work item by the
+// branch loads no promise-based file system and waits on no thread); any error reads as absent.
+function statIfPresent(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }

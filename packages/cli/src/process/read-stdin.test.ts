@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
+
+// The built CLI, as a harness starts it: its stdin a real pipe or file, not a stream in the test.
+const OPEN_ITEM = { '.the-loop/current': 'issue-7\n', 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_OPEN };
+
+function stopHook(dir: string, stdin: 'pipe' | number, write?: (stdin: NodeJS.WritableStream) => void): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'hook', 'Stop', '--harness', 'claude', '--repo', dir], { stdio: [stdin, 'pipe', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      child.stdin?.destroy();
+      resolve({ code, stdout });
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined);
+      write?.(child.stdin);
+    }
+  });
+}
+
+describe('a hook payload read from a real stdin', () => {
+  it('a pipe that is never closed, half a payload written: the stop is held at the deadline', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': `${graphConfig()}\nhooks:\n  stopDeadlineSeconds: 0.3\n`, ...OPEN_ITEM });
+    const text = await payload('claude', 'stop', { cwd: dir });
+    const out = await stopHook(dir, 'pipe', (stdin) => stdin.write(text.slice(0, 20)));
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('deciding took longer than 0.3 s') });
+  });
+
+  it('a payload in two writes on a pipe, and one in a regular file, are decided as one written at once', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), ...OPEN_ITEM });
+    const text = await payload('claude', 'stop', { cwd: dir });
+    const whole = await stopHook(dir, 'pipe', (stdin) => stdin.end(text));
+    expect(JSON.parse(whole.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('issue-7') });
+    const split = await stopHook(dir, 'pipe', (stdin) => {
+      stdin.write(text.slice(0, 20));
+      setImmediate(() => stdin.end(text.slice(20)));
+    });
+    expect(split).toEqual(whole);
+    const file = join(dir, 'payload.json');
+    await writeFile(file, text);
+    const fd = openSync(file, 'r');
+    try {
+      expect(await stopHook(dir, fd)).toEqual(whole);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('a payload over the 8 MB cap, in a pipe or a regular file, is refused and the stop held', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), ...OPEN_ITEM });
+    const huge = `{"pad": "${'x'.repeat(9 * 1024 * 1024)}"}`;
+    const piped = await stopHook(dir, 'pipe', (stdin) => stdin.end(huge));
+    expect(JSON.parse(piped.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('stdin holds more than 8 MB') });
+    const file = join(dir, 'huge.json');
+    await writeFile(file, huge);
+    const fd = openSync(file, 'r');
+    try {
+      expect(JSON.parse((await stopHook(dir, fd)).stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('stdin holds more than 8 MB') });
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
