@@ -53,14 +53,8 @@ if (cacheRuns) {
     }
   }, () => {});
 }
-Promise.all([done, cached]).then(([code]) => {
+Promise.all([done, cached]).then(([code]) =>
   // A command that has answered is finished: nothing it left running (a lock wait, a hook's
-  // evaluation past its deadline) may hold the process. Exit once both streams are flushed.
-  let open = 2;
-  const flushed = () => {
-    open -= 1;
-    if (open === 0) process.exit(code);
-  };
-  process.stdout.write('', flushed);
-  process.stderr.write('', flushed);
-});
+  // evaluation past its deadline) may hold the process. Exit once its output is all written.
+  bundled.exports.outputWritten().then(() => process.exit(code)),
+);

@@ -4,6 +4,7 @@ import { unexpectedError, UsageError } from './errors.js';
 import { colorEnabled } from './format/colors.js';
 import { neutralizing } from './format/neutralize.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
+import { fdWriter, type Output } from './process/fd-writer.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -122,9 +123,22 @@ function withFields(env: CommandEnv, fields: Partial<CommandEnv>): CommandEnv {
   return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(env), ...Object.getOwnPropertyDescriptors(fields) }) as CommandEnv;
 }
 
+// The process's own outputs, once made.
+const outputs: Output[] = [];
+
+/** Settles once everything written to the process's output has been written out, so that it may exit. */
+export async function outputWritten(): Promise<void> {
+  await Promise.all(outputs.map((output) => new Promise<unknown>((resolve) => output.write(Buffer.alloc(0), resolve))));
+}
+
 function processEnv(): CommandEnv {
+  // Written to the descriptors directly: `process.stdout` and `process.stderr` are created only
+  // if a parent's non-blocking pipe makes a write wait.
+  const stdout = fdWriter(1, () => process.stdout);
+  const stderr = fdWriter(2, () => process.stderr);
+  outputs.push(stdout, stderr);
   // A reader that stops early (`| head`) is not an error worth a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
+  for (const stream of [stdout, stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw error;
@@ -133,8 +147,8 @@ function processEnv(): CommandEnv {
   return {
     cwd: process.cwd(),
     env: process.env,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     // Opened when a command reads it (a hook): opening it costs every other run start-up time.
     get stdin() {
       return process.stdin;

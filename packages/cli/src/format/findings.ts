@@ -16,7 +16,7 @@ export function columns(rows: readonly (readonly string[])[], gap = 2): string[]
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell) + gap))).join('').trimEnd());
 }
 
-// eslint-disable-next-line no-control-regex -- strips the colour codes picocolors adds
+// eslint-disable-next-line no-control-regex -- strips the colour codes colors.ts adds
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 function visibleLength(text: string): number {

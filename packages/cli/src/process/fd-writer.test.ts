@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, graphConfig, makeRepo, TASKS_OPEN } from '../test-support/cli.js';
+import { fdWriter } from './fd-writer.js';
+
+const ITEM = { '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-7/tasks.md': TASKS_OPEN };
+
+// The built CLI with its output on the descriptors a parent gives it.
+function cli(args: readonly string[], stdout: 'pipe' | number, onStart?: (child: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    // Colour only because the output is a terminal, never because the test runner asks for it.
+    delete env['NO_COLOR'];
+    delete env['FORCE_COLOR'];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', stdout, 'pipe'], env });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
+    onStart?.(child);
+  });
+}
+
+describe("the CLI's own output, written to its descriptors", () => {
+  it('reaches a pipe and a file whole, uncoloured (neither is a terminal), and /dev/null takes it', async () => {
+    const dir = await makeRepo(ITEM);
+    const piped = await cli(['check', 'issue-7', '--repo', dir], 'pipe');
+    expect(piped.stdout).toContain('issue-7');
+    expect(piped.stdout).not.toContain('\u001b[');
+    const file = join(dir, 'out.txt');
+    const fd = openSync(file, 'w');
+    try {
+      const filed = await cli(['check', 'issue-7', '--repo', dir], fd);
+      expect([filed.code, filed.stderr]).toEqual([piped.code, piped.stderr]);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(piped.stdout);
+    const nul = openSync('/dev/null', 'w');
+    try {
+      expect(await cli(['check', 'issue-7', '--repo', dir], nul)).toEqual({ code: piped.code, stdout: '', stderr: piped.stderr });
+    } finally {
+      closeSync(nul);
+    }
+  });
+
+  it('a reader that has gone (`| head`) ends the run quietly, with no stack trace', async () => {
+    const dir = await makeRepo(ITEM);
+    // The read end is closed before the CLI has started, so its first write fails with EPIPE.
+    const result = await cli(['report', '--repo', dir, '--format', 'json'], 'pipe', (child) => child.stdout?.destroy());
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('fdWriter', () => {
+  it('hands what a non-blocking descriptor refuses (EAGAIN), and every later write, to the fallback in order', async () => {
+    const { local, peer, close } = await socketPair();
+    try {
+      // A socket's descriptor is non-blocking; 4 MB is more than its buffers hold while the peer does not read.
+      const fd = (local as unknown as { _handle: { fd: number } })._handle.fd;
+      let handedOver = false;
+      const writer = fdWriter(fd, () => {
+        handedOver = true;
+        return local;
+      });
+      const first = Buffer.alloc(4 * 1024 * 1024, 'a');
+      const received: Buffer[] = [];
+      peer.pause();
+      writer.write(first);
+      writer.write('then this');
+      const written = new Promise((resolve) => writer.write(Buffer.alloc(0), resolve));
+      expect(handedOver).toBe(true);
+      peer.on('data', (chunk: Buffer) => received.push(chunk));
+      peer.resume();
+      await written;
+      local.end();
+      await once(peer, 'end');
+      expect(Buffer.concat(received).equals(Buffer.concat([first, Buffer.from('then this')]))).toBe(true);
+    } finally {
+      close();
+    }
+  });
+
+  it('is a terminal only on a character device that is one', async () => {
+    const { local, close } = await socketPair();
+    try {
+      expect(fdWriter((local as unknown as { _handle: { fd: number } })._handle.fd, () => local).isTTY).toBe(false);
+      const nul = openSync('/dev/null', 'w');
+      try {
+        expect(fdWriter(nul, () => local).isTTY).toBe(false);
+      } finally {
+        closeSync(nul);
+      }
+    } finally {
+      close();
+    }
+  });
+});
+
+// Two connected sockets over a Unix socket in a temporary folder.
+async function socketPair(): Promise<{ local: Socket; peer: Socket; close: () => void }> {
+  const dir = await makeRepo({});
+  const path = join(dir, 's.sock');
+  const server = createServer();
+  server.listen(path);
+  await once(server, 'listening');
+  const accepted = once(server, 'connection') as Promise<[Socket]>;
+  const local = connect(path);
+  await once(local, 'connect');
+  const [peer] = await accepted;
+  return {
+    local,
+    peer,
+    close: () => {
+      local.destroy();
+      peer.destroy();
+      server.close();
+    },
+  };
+}
