@@ -42,10 +42,11 @@ export function fdWriter(fd: number, fallback: () => NodeJS.WritableStream): Out
       }
     },
   });
-  return Object.defineProperty(writable, 'isTTY', {
+  Object.defineProperty(writable, 'isTTY', {
     // Only a character device can be a terminal: a pipe or a file never loads the terminal module.
     get: () => (tty ??= isCharacterDevice(fd) && process.getBuiltinModule('node:tty').isatty(fd)),
-  }) as Output;
+  });
+  return writable as Writable & { readonly isTTY: boolean };
 }
 
 function isCharacterDevice(fd: number): boolean {
