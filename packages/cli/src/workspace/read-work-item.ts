@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
+import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactFacts, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { isDirectory } from './is-directory.js';
@@ -93,8 +93,10 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
  * Read a work item's artifact files through the one bounded reader. A file that cannot be read
  * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
  * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
+ * With `deferFacts`, the cache's facts are not read yet: each source is its text alone until
+ * {@link withFacts} gives the facts (a warm report whose result is kept needs none).
  */
-export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
+export async function readWorkItem(repo: Repo, id: string, names: readonly string[], options: { readonly deferFacts?: boolean } = {}): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
   const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
@@ -118,11 +120,28 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
       .map(async (name) => {
         const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache);
         if (!read) return;
-        files.set(name, read.source);
+        files.set(name, 'load' in read && options.deferFacts !== true ? await read.load() : read.source);
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests: new DigestsOnDemand(digests) };
+}
+
+// The SHA-256 of the bytes each source read through the cache was read from, and how to give
+// the facts of those whose facts were deferred.
+const digestOfSource = new WeakMap<object, string>();
+const pendingFacts = new WeakMap<object, () => Promise<ArtifactSource>>();
+
+/** The SHA-256 of the bytes an artifact source was read from, when it was read through the cache. */
+export function sourceDigest(source: object): string | undefined {
+  return digestOfSource.get(source);
+}
+
+/** Artifact files with the facts {@link readWorkItem} deferred, in the same order. */
+export async function withFacts(files: ReadonlyMap<string, ArtifactSource>): Promise<ReadonlyMap<string, ArtifactSource>> {
+  const loaded = new Map<string, ArtifactSource>();
+  for (const [name, source] of files) loaded.set(name, (await pendingFacts.get(source)?.()) ?? source);
+  return loaded;
 }
 
 /**
@@ -131,6 +150,11 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
  * of it: computed for every item, it was about a tenth of a warm report.
  */
 class DigestsOnDemand implements ReadonlyMap<string, string> {
+  /** The files whose digests it gives: each digest is a function of the file's name and bytes. */
+  get names(): readonly string[] {
+    return [...this.pending.keys()];
+  }
+
   private readonly known = new Map<string, string>();
 
   constructor(private readonly pending: ReadonlyMap<string, () => string>) {}
@@ -175,6 +199,11 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
   }
 }
 
+/** The names of the files whose approval digests `digests` gives on demand, when it is such a map. */
+export function readDigestsOf(digests: object): readonly string[] | undefined {
+  return digests instanceof DigestsOnDemand ? digests.names : undefined;
+}
+
 // The repository's own path, links resolved: once a run, not once a work item.
 const realRoots = new WeakMap<Repo, string>();
 function realRoot(repo: Repo): string {
@@ -195,7 +224,10 @@ function realFolder(dir: string): string {
   }
 }
 
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
+// A file's source; read through the cache, also `load`, which gives the source with its facts.
+type ReadArtifact = { source: ArtifactSource; approvalDigest?: () => string; load?: () => Promise<ArtifactSource> };
+
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<ReadArtifact | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
@@ -213,17 +245,29 @@ async function readArtifact(name: string, path: string, root: string, folderChec
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    const facts = cache ? await cache.facts(sha256(bytes), text) : undefined;
-    const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
+    let facts: ArtifactFacts | undefined;
     // A digest that cannot be computed matches no approval, so the gate stays shut.
-    const digest = () => {
+    const approval = () => {
       try {
-        return approvalDigest(name, bytes, text, parsed);
+        return approvalDigest(name, bytes, text, facts ? artifactFromFacts(path, text, facts) : undefined);
       } catch {
         return '';
       }
     };
-    return { source: facts ? { text, facts } : { text }, approvalDigest: digest };
+    if (!cache) return { source: { text }, approvalDigest: approval };
+    const digest = sha256(bytes);
+    const source = { text };
+    let loaded: Promise<ArtifactSource> | undefined;
+    const load = () =>
+      (loaded ??= cache.facts(digest, text).then((read) => {
+        facts = read;
+        const withFacts = { text, facts: read };
+        digestOfSource.set(withFacts, digest);
+        return withFacts;
+      }));
+    digestOfSource.set(source, digest);
+    pendingFacts.set(source, load);
+    return { source, approvalDigest: approval, load };
   } catch (error) {
     return unreadable((error as Error).message);
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
+import type { ResultCache } from '../cache/result-cache.js';
 import { readRepositoryFile } from './read-file.js';
 
 /** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
@@ -19,6 +20,8 @@ export interface Repo {
   readonly collaborators: readonly Collaborator[];
   /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
   readonly cache?: ArtifactCache | undefined;
+  /** Where `report` keeps each work item's entry between runs (only beside the artifact cache). */
+  readonly results?: ResultCache | undefined;
 }
 
 /**
