@@ -3,8 +3,8 @@ import { FACTS_JSON_FORMAT, PARSER_VERSION, RULE_IDS, type Baseline, type Diagno
 import { bundleIdentity } from '../bundle-dir.js';
 import { LOCAL_DIR } from '../state/local-state.js';
 import { VERSION } from '../version.js';
-import { sha256 } from '../workspace/digest.js';
-import { readDigestsOf, sourceDigest } from '../workspace/read-work-item.js';
+import { digestReadFrom, sha256 } from '../workspace/digest.js';
+import { readDigestsOf } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
 import { bucketStore } from './buckets.js';
@@ -91,8 +91,9 @@ class Unkeyable extends Error {}
 /**
  * A value as text no other value gives: strings quoted, every container tagged, `undefined`
  * and an absent key told apart, object keys in their order (two orders are two keys, a miss
- * at worst). An artifact's contents are its digest; approval digests, which are a function of
- * a file's name and bytes, are their names.
+ * at worst). What was read from bytes (an artifact's contents, the configuration's YAML) is the
+ * SHA-256 of those bytes; approval digests, which are a function of a file's name and bytes,
+ * are their names.
  */
 export function encode(value: unknown): string {
   switch (typeof value) {
@@ -107,7 +108,7 @@ export function encode(value: unknown): string {
     case 'object': {
       if (value === null) return 'null';
       if (Array.isArray(value)) return `[${value.map(encode).join(',')}]`;
-      const digest = sourceDigest(value);
+      const digest = digestReadFrom(value);
       if (digest !== undefined) return `F${JSON.stringify(digest)}`;
       const names = readDigestsOf(value);
       if (names !== undefined) return `D${encode(names)}`;

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { isDirectory } from './is-directory.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
-import { approvalDigest, sha256 } from './digest.js';
+import { approvalDigest, readFrom, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
 // The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
@@ -127,15 +127,8 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests: new DigestsOnDemand(digests) };
 }
 
-// The SHA-256 of the bytes each source read through the cache was read from, and how to give
-// the facts of those whose facts were deferred.
-const digestOfSource = new WeakMap<object, string>();
+// How to give the facts of sources whose facts were deferred.
 const pendingFacts = new WeakMap<object, () => Promise<ArtifactSource>>();
-
-/** The SHA-256 of the bytes an artifact source was read from, when it was read through the cache. */
-export function sourceDigest(source: object): string | undefined {
-  return digestOfSource.get(source);
-}
 
 /** Artifact files with the facts {@link readWorkItem} deferred, in the same order. */
 export async function withFacts(files: ReadonlyMap<string, ArtifactSource>): Promise<ReadonlyMap<string, ArtifactSource>> {
@@ -262,10 +255,10 @@ async function readArtifact(name: string, path: string, root: string, folderChec
       (loaded ??= cache.facts(digest, text).then((read) => {
         facts = read;
         const withFacts = { text, facts: read };
-        digestOfSource.set(withFacts, digest);
+        readFrom(withFacts, digest);
         return withFacts;
       }));
-    digestOfSource.set(source, digest);
+    readFrom(source, digest);
     pendingFacts.set(source, load);
     return { source, approvalDigest: approval, load };
   } catch (error) {

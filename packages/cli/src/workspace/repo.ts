@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import type { ResultCache } from '../cache/result-cache.js';
+import { readFrom, sha256 } from './digest.js';
 import { readRepositoryFile } from './read-file.js';
 
 /** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
@@ -54,6 +55,8 @@ export async function loadRepo(root: string): Promise<Repo> {
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
     if (result.ok) config = result.config;
+    // The configuration is a function of this text: what is computed from it is keyed by its digest.
+    if (result.ok && config.source) readFrom(config.source, sha256(text));
     else issues.push(...result.issues);
     break;
   }
