@@ -54,10 +54,11 @@ export async function loadRepo(root: string): Promise<Repo> {
     const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
-    if (result.ok) config = result.config;
-    // The configuration is a function of this text: what is computed from it is keyed by its digest.
-    if (result.ok && config.source) readFrom(config.source, sha256(text));
-    else issues.push(...result.issues);
+    if (result.ok) {
+      config = result.config;
+      // The configuration is a function of this text: what is computed from it is keyed by its digest.
+      if (config.source) readFrom(config.source, sha256(text));
+    } else issues.push(...result.issues);
     break;
   }
   let collaborators: readonly Collaborator[] = [];
