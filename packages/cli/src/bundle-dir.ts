@@ -18,8 +18,8 @@ export function bundleIdentity(): string {
   if (identity === undefined) {
     if (bundleDir() === undefined) identity = 'source';
     else {
-      const info = statSync(__filename, { bigint: true });
-      identity = `${info.size}:${info.ino}:${info.mtimeNs}`;
+      const info = statSync(__filename);
+      identity = `${info.size}:${info.ino}:${info.mtimeMs}`;
     }
   }
   return identity;

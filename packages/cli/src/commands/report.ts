@@ -18,7 +18,7 @@ const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown
 The drift report: every work item under the spec root, what it holds and where it stands.
   --format table|json|markdown   table for people (default), json for tools, markdown for a PR comment
   --allow-empty                  a spec root with no work items is not an error
-  --no-cache                     evaluate every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
+  --no-cache                     parse and evaluate everything afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 every work item passes · 1 some work item is unmet · 2 usage/configuration error or no work items`;
 
 const FORMATS = ['table', 'json', 'markdown'] as const;
