@@ -91,8 +91,8 @@ class Unkeyable extends Error {}
 /**
  * A value as text no other value gives: strings quoted, every container tagged, `undefined`
  * and an absent key told apart, object keys in their order (two orders are two keys, a miss
- * at worst). What was read from bytes (an artifact's contents, the configuration's YAML) is the
- * SHA-256 of those bytes; approval digests, which are a function of a file's name and bytes,
+ * at worst). What was read from bytes (an artifact's contents, the compiled configuration) is
+ * the SHA-256 of those bytes; approval digests, which are a function of a file's name and bytes,
  * are their names.
  */
 export function encode(value: unknown): string {

@@ -16,7 +16,7 @@ export function readFrom(value: object, digest: string): void {
   digests.set(value, digest);
 }
 
-/** The SHA-256 of the bytes `value` was read from, when that was noted (artifact sources read through the cache, the configuration's source). */
+/** The SHA-256 of the bytes `value` was read from, when that was noted (artifact sources read through the cache, the configuration). */
 export function digestReadFrom(value: object): string | undefined {
   return digests.get(value);
 }

@@ -48,19 +48,21 @@ export async function findRepoRoot(start: string): Promise<string> {
  */
 export async function loadRepo(root: string): Promise<Repo> {
   let config = defaultConfig();
+  let read = '';
   const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
     const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
     const result = parseHarnessConfig(name, text);
-    if (result.ok) {
-      config = result.config;
-      // The configuration is a function of this text: what is computed from it is keyed by its digest.
-      if (config.source) readFrom(config.source, sha256(text));
-    } else issues.push(...result.issues);
+    if (result.ok) config = result.config;
+    else issues.push(...result.issues);
+    read = `${name}\0${text}`;
     break;
   }
+  // The configuration is a function of the file's name and text (none: the defaults): what is
+  // computed from it is keyed by their digest rather than by the whole compiled graph.
+  readFrom(config, sha256(read));
   let collaborators: readonly Collaborator[] = [];
   const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
