@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 import { digestReadFrom, sha256 } from '../workspace/digest.js';
 import { readDigestsOf } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
-import type { Repo } from '../workspace/repo.js';
+import type { Repo, ResultCache } from '../workspace/repo.js';
 import { bucketStore } from './buckets.js';
 
 /** Where report items are kept, beside the artifact cache. */
@@ -18,16 +18,6 @@ const RESULT_FORMAT = 1;
 const BUCKET_BYTES = 256 * 1024;
 const ENTRY_BYTES = 256 * 1024;
 const OWN_FILE = /^(?:[0-9a-f]{64}\.json|\.[0-9a-f]{64}\.json\.\d+\.[0-9a-f]+\.tmp)$/;
-
-/** Work items' report entries kept by a key over everything their evaluation reads (decision 153). */
-export interface ResultCache {
-  /** The key of a work item's entry, or undefined when some input cannot be keyed (then nothing is kept). */
-  key(repo: Repo, input: WorkItemInput, baseline: Baseline | undefined): string | undefined;
-  /** The entry kept under `key` for work item `id`, if there is one of the right shape. */
-  read(key: string, id: string): ReportInput | undefined;
-  /** Keep an entry; a failure to write is no failure of the run. */
-  write(key: string, item: ReportInput): Promise<void>;
-}
 
 /**
  * The result cache in `.the-loop/local/cache/results/`. An entry is read only when its key is
