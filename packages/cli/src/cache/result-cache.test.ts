@@ -1,7 +1,8 @@
 // The result cache through `report` run in process, on real temporary repositories: a report
 // read through it is the report read without it, before and after every kind of input changes.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,6 +179,15 @@ describe('the result cache', () => {
       expect(out.stdout).toBe(expected);
       expect(await readFile(path, 'utf8')).toBe(good);
     }
+    // Hostile: a FIFO would block a plain read for ever; a link to a forged passing entry is not followed.
+    await rm(path);
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    expect((await report(root, '--format', 'json')).stdout).toBe(expected);
+    const forged = join(root, 'forged.json');
+    await writeFile(forged, JSON.stringify({ key: entry.key, item: passing }));
+    await rm(path);
+    await symlink(forged, path);
+    expect((await report(root, '--format', 'json')).stdout).toBe(expected);
   });
 
   it('is not used where approvals come from pull-request reviews', async () => {
