@@ -118,9 +118,9 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache);
+        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache, options.deferFacts === true);
         if (!read) return;
-        files.set(name, 'load' in read && options.deferFacts !== true ? await read.load() : read.source);
+        files.set(name, read.source);
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
@@ -143,14 +143,14 @@ export async function withFacts(files: ReadonlyMap<string, ArtifactSource>): Pro
  * of it: computed for every item, it was about a tenth of a warm report.
  */
 class DigestsOnDemand implements ReadonlyMap<string, string> {
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly pending: ReadonlyMap<string, () => string>) {}
+
   /** The files whose digests it gives: each digest is a function of the file's name and bytes. */
   get names(): readonly string[] {
     return [...this.pending.keys()];
   }
-
-  private readonly known = new Map<string, string>();
-
-  constructor(private readonly pending: ReadonlyMap<string, () => string>) {}
 
   get size(): number {
     return this.pending.size;
@@ -217,10 +217,7 @@ function realFolder(dir: string): string {
   }
 }
 
-// A file's source; read through the cache, also `load`, which gives the source with its facts.
-type ReadArtifact = { source: ArtifactSource; approvalDigest?: () => string; load?: () => Promise<ArtifactSource> };
-
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<ReadArtifact | undefined> {
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined, defer: boolean): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
   const unreadable = (reason: string) => ({ source: { unreadable: reason } });
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
@@ -249,18 +246,26 @@ async function readArtifact(name: string, path: string, root: string, folderChec
     };
     if (!cache) return { source: { text }, approvalDigest: approval };
     const digest = sha256(bytes);
-    const source = { text };
     let loaded: Promise<ArtifactSource> | undefined;
+    // The source with its facts; a cache that fails makes the file unreadable, as reading it would.
     const load = () =>
-      (loaded ??= cache.facts(digest, text).then((read) => {
-        facts = read;
-        const withFacts = { text, facts: read };
-        readFrom(withFacts, digest);
-        return withFacts;
-      }));
+      (loaded ??= cache.facts(digest, text).then(
+        (read) => {
+          facts = read;
+          const withFacts = { text, facts: read };
+          readFrom(withFacts, digest);
+          return withFacts;
+        },
+        (error: unknown) => ({ unreadable: (error as Error).message }),
+      ));
+    if (!defer) {
+      const source = await load();
+      return 'unreadable' in source ? { source } : { source, approvalDigest: approval };
+    }
+    const source = { text };
     readFrom(source, digest);
     pendingFacts.set(source, load);
-    return { source, approvalDigest: approval, load };
+    return { source, approvalDigest: approval };
   } catch (error) {
     return unreadable((error as Error).message);
   }
