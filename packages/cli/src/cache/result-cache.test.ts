@@ -2,6 +2,8 @@
 // read through it is the report read without it, before and after every kind of input changes.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { git, graphConfig, LOCKED, makeRepo, runCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 import { CACHE_DIR } from './artifact-cache.js';
-import { RESULTS_DIR } from './result-cache.js';
+import { encode, RESULTS_DIR } from './result-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 // The cache is off in CI; these runs must use it whatever the surrounding environment says.
@@ -198,5 +200,34 @@ describe('the result cache', () => {
     });
     await agreed(root);
     expect(await entries(root)).toEqual([]);
+  });
+});
+
+describe('the encoding of a key', () => {
+  // Small values from a small alphabet, so that near misses (a string and a number, undefined and
+  // an absent key, an object and a map) are generated often.
+  const leaf = fc.oneof(fc.constantFrom('', 'a', '1', 'u', 'null', '"', ',', ':', 'M[', '-0'), fc.constantFrom(0, -0, 1, -1, 1.5, NaN, Infinity, -Infinity), fc.boolean(), fc.constant(null), fc.constant(undefined));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object'), tie('map')),
+    array: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(fc.constantFrom('a', 'b', 'u', '"'), tie('value'), { maxKeys: 3 }),
+    map: fc.array(fc.tuple(leaf, tie('value')), { maxLength: 3 }).map((entries) => new Map(entries)),
+  }));
+
+  it('gives two values one text only when they are the same value', () => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        if (encode(a) === encode(b)) expect(isDeepStrictEqual(a, b)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('tells apart what JSON would not, and refuses what it cannot encode', () => {
+    const pairs: [unknown, unknown][] = [[{ a: undefined }, {}], [[undefined], [null]], ['1', 1], [0, -0], [NaN, 'NaN'], [new Map([['a', 1]]), { a: 1 }], [{ a: 1, b: 2 }, { b: 2, a: 1 }]];
+    for (const [a, b] of pairs) expect(encode(a)).not.toBe(encode(b));
+    class Lazy {}
+    const withGetter = Object.defineProperty({}, 'facts', { get: () => 1, enumerable: true });
+    for (const unkeyable of [new Lazy(), new Date(0), () => 1, Symbol('s'), 1n, withGetter, { nested: [new Set()] }]) expect(() => encode(unkeyable)).toThrow();
   });
 });

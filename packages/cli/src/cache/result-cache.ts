@@ -97,20 +97,35 @@ export function encode(value: unknown): string {
       return 'u';
     case 'object': {
       if (value === null) return 'null';
-      if (Array.isArray(value)) return `[${value.map(encode).join(',')}]`;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i += 1) out += `${i === 0 ? '' : ','}${encode(value[i])}`;
+        return `${out}]`;
+      }
       const digest = digestReadFrom(value);
       if (digest !== undefined) return `F${JSON.stringify(digest)}`;
       const names = readDigestsOf(value);
       if (names !== undefined) return `D${encode(names)}`;
-      if (value instanceof Map) return `M[${[...(value as Map<unknown, unknown>)].map(([k, v]) => `${encode(k)}:${encode(v)}`).join(',')}]`;
+      // Plain loops and string appends: this runs for every work item of a report, mostly before V8 optimises it.
       const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) throw new Unkeyable();
-      const parts: string[] = [];
-      for (const [name, property] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
-        if (!('value' in property)) throw new Unkeyable();
-        if (property.enumerable) parts.push(`${JSON.stringify(name)}:${encode(property.value)}`);
+      let first = true;
+      if (proto === Map.prototype) {
+        let out = 'M[';
+        for (const [k, v] of value as Map<unknown, unknown>) {
+          out += `${first ? '' : ','}${encode(k)}:${encode(v)}`;
+          first = false;
+        }
+        return `${out}]`;
       }
-      return `{${parts.join(',')}}`;
+      if (proto !== Object.prototype && proto !== null) throw new Unkeyable();
+      let out = proto === null ? 'N{' : '{';
+      for (const name of Object.keys(value)) {
+        const property = Object.getOwnPropertyDescriptor(value, name) as PropertyDescriptor;
+        if (!('value' in property)) throw new Unkeyable();
+        out += `${first ? '' : ','}${JSON.stringify(name)}:${encode(property.value)}`;
+        first = false;
+      }
+      return `${out}}`;
     }
     default:
       throw new Unkeyable();
