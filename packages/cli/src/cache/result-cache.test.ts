@@ -127,14 +127,9 @@ describe('the result cache', () => {
   it('reports as without it when evidence records, or the files they depend on outside the work item, change', async () => {
     const root = await repo({
       '.the-loop/harness-config.yaml': [
+        // One node, whose gate is the evidence.
         'workflow:',
-        '  graph:',
-        '    start: requirements',
-        '    nodes:',
-        '      - {id: requirements, phase: requirements-definition, actor: agent, produces: requirements.md}',
-        '      - {id: verification, phase: verification, actor: agent, gate: [{checksPass: true}]}',
-        '    edges:',
-        '      - {from: requirements, to: verification, on: pass}',
+        '  graph: {start: verified, nodes: [{id: verified, phase: verification, actor: agent, produces: requirements.md, gate: [{checksPass: true}]}], edges: []}',
         'verification:',
         '  checks:',
         '    - {id: unit, argv: [node, -e, "0"], covers: [AC1], paths: ["src/**"], timeoutSeconds: 60}',
