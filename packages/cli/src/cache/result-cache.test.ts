@@ -223,6 +223,10 @@ describe('the encoding of a key', () => {
     for (const [a, b] of pairs) expect(encode(a)).not.toBe(encode(b));
     class Lazy {}
     const withGetter = Object.defineProperty({}, 'facts', { get: () => 1, enumerable: true });
-    for (const unkeyable of [new Lazy(), new Date(0), () => 1, Symbol('s'), 1n, withGetter, { nested: [new Set()] }]) expect(() => encode(unkeyable)).toThrow();
+    const hidden = Object.defineProperty({}, 'records', { value: 1, enumerable: false });
+    const bySymbol = { [Symbol('records')]: 1 };
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = [, 1];
+    for (const unkeyable of [new Lazy(), new Date(0), () => 1, Symbol('s'), 1n, withGetter, hidden, bySymbol, sparse, Object.assign([1], { extra: 2 }), { nested: [new Set()] }]) expect(() => encode(unkeyable)).toThrow();
   });
 });

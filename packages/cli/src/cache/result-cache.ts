@@ -98,6 +98,8 @@ export function encode(value: unknown): string {
     case 'object': {
       if (value === null) return 'null';
       if (Array.isArray(value)) {
+        // Holes and properties beside the elements are nothing the walk can key either.
+        if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) throw new Unkeyable();
         let out = '[';
         for (let i = 0; i < value.length; i += 1) out += `${i === 0 ? '' : ','}${encode(value[i])}`;
         return `${out}]`;
@@ -119,9 +121,10 @@ export function encode(value: unknown): string {
       }
       if (proto !== Object.prototype && proto !== null) throw new Unkeyable();
       let out = proto === null ? 'N{' : '{';
-      for (const name of Object.keys(value)) {
+      // Every own key: one that is a symbol, not enumerable or a getter is nothing the walk can key.
+      for (const name of Reflect.ownKeys(value)) {
         const property = Object.getOwnPropertyDescriptor(value, name) as PropertyDescriptor;
-        if (!('value' in property)) throw new Unkeyable();
+        if (typeof name !== 'string' || property.enumerable !== true || !('value' in property)) throw new Unkeyable();
         out += `${first ? '' : ','}${JSON.stringify(name)}:${encode(property.value)}`;
         first = false;
       }
