@@ -225,8 +225,8 @@ describe('the encoding of a key', () => {
     const withGetter = Object.defineProperty({}, 'facts', { get: () => 1, enumerable: true });
     const hidden = Object.defineProperty({}, 'records', { value: 1, enumerable: false });
     const bySymbol = { [Symbol('records')]: 1 };
-    // eslint-disable-next-line no-sparse-arrays
-    const sparse = [, 1];
+    const sparse: unknown[] = [];
+    sparse[1] = 1;
     for (const unkeyable of [new Lazy(), new Date(0), () => 1, Symbol('s'), 1n, withGetter, hidden, bySymbol, sparse, Object.assign([1], { extra: 2 }), { nested: [new Set()] }]) expect(() => encode(unkeyable)).toThrow();
   });
 });
