@@ -119,9 +119,16 @@ describe('the result cache', () => {
       ['an artifact\'s bytes', () => writeFiles(root, { 'docs/specs/a/tasks.md': `${TASKS_OPEN}- [ ] Ship the greeting\n` })],
       ['the approvers', () => writeFiles(root, { '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: alice, roles: [lead]}\n' })],
       ['graph state: unreadable', () => writeFiles(root, { 'docs/specs/b/graph-state.json': '{ not JSON' })],
+      ['an artifact that is no text', () => writeFile(join(root, 'docs/specs/b/tasks.md'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]))],
+      ['an artifact with a line too long', () => writeFiles(root, { 'docs/specs/b/tasks.md': `# Tasks\n\n- [ ] ${'x'.repeat(10_001)}\n` })],
       ['the configuration', () => writeFiles(root, { '.the-loop/harness-config.yaml': graphConfig() })],
     ];
     await changes(root, steps);
+    // Back to bytes read before, with every other input as it was then: the entry kept then is read.
+    await writeFiles(root, { '.the-loop/harness-config.yaml': graphConfig({ humanApproval: true }), 'docs/specs/b/tasks.md': TASKS_OPEN });
+    const kept = await entries(root);
+    await agreed(root);
+    expect(await entries(root)).toEqual(kept);
   });
 
   it('reports as without it when evidence records, or the files they depend on outside the work item, change', async () => {

@@ -75,7 +75,7 @@ export async function reportItemFromDisk(repo: Repo, id: string): Promise<Report
   const key = results.key(repo, read, baseline);
   const kept = key === undefined ? undefined : results.read(key, id);
   if (kept) return kept;
-  const input = { ...read, files: await withFacts(read.files) };
+  const input = await withFacts(read);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
   const item = toReportInput(baseline ? applyBaseline(result, input, baseline, sha256) : result);
   if (key !== undefined) await results.write(key, item);
@@ -94,7 +94,7 @@ export async function gatherInput(repo: Repo, id: string, options: EvaluateOptio
 }
 
 // Under `approvals.source: github`, recorded approvals are set aside: the reviews count instead.
-// With `deferFacts`, the artifacts' facts are read only if the plan of checks needs them.
+// With `deferFacts`, the artifacts are only read and hashed, unless the plan of checks needs them.
 async function readInput(repo: Repo, id: string, options: EvaluateOptions, deferFacts = false): Promise<WorkItemInput> {
   const [files, read] = await Promise.all([
     readWorkItem(repo, id, artifactNames(repo.config), { deferFacts }),
@@ -119,11 +119,11 @@ async function withReviews(repo: Repo, input: WorkItemInput, options: EvaluateOp
 // repository's state now, so a work item without evidence costs no git call. Records sit in the
 // work item's evidence folder: without one, no check has a record whatever the plan, and the
 // plan (read from the testing plan's facts) is not worked out.
-async function verificationInput(repo: Repo, id: string, files: Pick<WorkItemInput, 'files' | 'dir'>): Promise<VerificationInput> {
+async function verificationInput(repo: Repo, id: string, files: WorkItemInput): Promise<VerificationInput> {
   const config = repo.config.verification;
   const configFile = repo.config.file ?? CONFIG_FILES[0];
   if (!hasEvidenceFolder(repo, id)) return { config, configFile, records: new Map(), current: { unavailable: 'no record to compare' } };
-  const plan = planFromFiles(config, await withFacts(files.files), files.dir);
+  const plan = planFromFiles(config, (await withFacts(files)).files, files.dir);
   const records = await readRecords(repo, id, plan.checks.map((c) => c.id));
   const judged = plan.checks.filter((c) => { const read = records.get(c.id); return read !== undefined && 'record' in read; });
   const current = judged.length > 0 ? await currentState(repo, judged) : { unavailable: 'no record to compare' };

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactFacts, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
+import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { isDirectory } from './is-directory.js';
@@ -93,8 +93,8 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
  * Read a work item's artifact files through the one bounded reader. A file that cannot be read
  * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
  * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
- * With `deferFacts`, the cache's facts are not read yet: each source is its text alone until
- * {@link withFacts} gives the facts (a warm report whose result is kept needs none).
+ * With `deferFacts` (and a cache), each file's bytes are read and hashed, and the rest waits for
+ * {@link withFacts}: a warm report whose result is kept needs neither the text nor the facts.
  */
 export async function readWorkItem(repo: Repo, id: string, names: readonly string[], options: { readonly deferFacts?: boolean } = {}): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
@@ -127,14 +127,30 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests: new DigestsOnDemand(digests) };
 }
 
-// How to give the facts of sources whose facts were deferred.
-const pendingFacts = new WeakMap<object, () => Promise<ArtifactSource>>();
+// What a deferred file becomes once read: its source and its approval digest.
+const deferredReads = new WeakMap<object, () => Promise<ArtifactRead>>();
 
-/** Artifact files with the facts {@link readWorkItem} deferred, in the same order. */
-export async function withFacts(files: ReadonlyMap<string, ArtifactSource>): Promise<ReadonlyMap<string, ArtifactSource>> {
-  const loaded = new Map<string, ArtifactSource>();
-  for (const [name, source] of files) loaded.set(name, (await pendingFacts.get(source)?.()) ?? source);
-  return loaded;
+/**
+ * The work item with every file {@link readWorkItem} deferred read as it would have been at
+ * once (text, facts, or the reason it is unreadable), and their approval digests; in the same
+ * order. Anything reading a file's source must have it through here first.
+ */
+export async function withFacts(input: WorkItemInput): Promise<WorkItemInput> {
+  if (![...input.files.values()].some((source) => deferredReads.has(source))) return input;
+  const files = new Map<string, ArtifactSource>();
+  const approvals = new Map<string, () => string>();
+  for (const [name, source] of input.files) {
+    const later = deferredReads.get(source);
+    if (!later) {
+      files.set(name, source);
+      continue;
+    }
+    const read = await later();
+    files.set(name, read.source);
+    if (read.approvalDigest) approvals.set(name, read.approvalDigest);
+  }
+  const digests = input.digests instanceof DigestsOnDemand ? input.digests.with(approvals) : new DigestsOnDemand(approvals);
+  return { ...input, files, digests };
 }
 
 /**
@@ -150,6 +166,11 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
   /** The files whose digests it gives: each digest is a function of the file's name and bytes. */
   get names(): readonly string[] {
     return [...this.pending.keys()];
+  }
+
+  /** These digests and those of more files. */
+  with(more: ReadonlyMap<string, () => string>): DigestsOnDemand {
+    return new DigestsOnDemand(new Map([...this.pending, ...more]));
   }
 
   get size(): number {
@@ -217,12 +238,37 @@ function realFolder(dir: string): string {
   }
 }
 
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined, defer: boolean): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
-  const unreadable = (reason: string) => ({ source: { unreadable: reason } });
+// A file's source, and for a readable one how to compute its approval digest.
+interface ArtifactRead {
+  readonly source: ArtifactSource;
+  readonly approvalDigest?: () => string;
+}
+
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined, defer: boolean): Promise<ArtifactRead | undefined> {
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
     // Listed a moment ago and gone now: absent, as if it had never been listed.
     if (bytes === undefined) return undefined;
+    if (!cache) return await fromBytes(name, path, bytes, undefined);
+    const digest = sha256(bytes);
+    if (!defer) return await fromBytes(name, path, bytes, { cache, digest });
+    // Read later, by withFacts. The stand-in is keyed by the bytes' digest, and fails closed if
+    // anything reads it before then.
+    const source = { unreadable: 'it was not read yet' };
+    readFrom(source, digest);
+    let read: Promise<ArtifactRead> | undefined;
+    deferredReads.set(source, () => (read ??= fromBytes(name, path, bytes, { cache, digest })));
+    return { source };
+  } catch (error) {
+    return { source: { unreadable: (error as Error).message } };
+  }
+}
+
+// The source the bytes give: refused (binary, not UTF-8, a line or a file too long), or the text
+// with the facts the cache gives for it.
+async function fromBytes(name: string, path: string, bytes: Buffer, cached: { cache: ArtifactCache; digest: string } | undefined): Promise<ArtifactRead> {
+  const unreadable = (reason: string) => ({ source: { unreadable: reason } });
+  try {
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
     let text: string;
     try {
@@ -235,7 +281,7 @@ async function readArtifact(name: string, path: string, root: string, folderChec
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    let facts: ArtifactFacts | undefined;
+    const facts = cached ? await cached.cache.facts(cached.digest, text) : undefined;
     // A digest that cannot be computed matches no approval, so the gate stays shut.
     const approval = () => {
       try {
@@ -244,27 +290,9 @@ async function readArtifact(name: string, path: string, root: string, folderChec
         return '';
       }
     };
-    if (!cache) return { source: { text }, approvalDigest: approval };
-    const digest = sha256(bytes);
-    let loaded: Promise<ArtifactSource> | undefined;
-    // The source with its facts; a cache that fails makes the file unreadable, as reading it would.
-    const load = () =>
-      (loaded ??= cache.facts(digest, text).then(
-        (read) => {
-          facts = read;
-          const withFacts = { text, facts: read };
-          readFrom(withFacts, digest);
-          return withFacts;
-        },
-        (error: unknown) => ({ unreadable: (error as Error).message }),
-      ));
-    if (!defer) {
-      const source = await load();
-      return 'unreadable' in source ? { source } : { source, approvalDigest: approval };
-    }
-    const source = { text };
-    readFrom(source, digest);
-    pendingFacts.set(source, load);
+    if (!facts || !cached) return { source: { text }, approvalDigest: approval };
+    const source = { text, facts };
+    readFrom(source, cached.digest);
     return { source, approvalDigest: approval };
   } catch (error) {
     return unreadable((error as Error).message);
