@@ -1,7 +1,26 @@
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The directory of the bundled CLI (`dist/`), or undefined when running from source. */
 export function bundleDir(): string | undefined {
   // The launcher runs the CommonJS bundle with `__filename` set to the bundle's path.
   return typeof __filename === 'string' && __filename.endsWith('.cjs') ? dirname(__filename) : undefined;
+}
+
+let identity: string | undefined;
+
+/**
+ * Which build of the CLI is running: the bundle's size, inode and modification time (a rebuild
+ * or an install writes a new file), or `source` when running from source. What the CLI computed
+ * is kept under it, so a build never reads what another wrote.
+ */
+export function bundleIdentity(): string {
+  if (identity === undefined) {
+    if (bundleDir() === undefined) identity = 'source';
+    else {
+      const info = statSync(__filename);
+      identity = `${info.size}:${info.ino}:${info.mtimeMs}`;
+    }
+  }
+  return identity;
 }

@@ -5,12 +5,13 @@
 // in main.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';
+import { resultCache } from './cache/result-cache.js';
 import { evaluateChunk, takeChunk, type SharedChunks } from './gate/evaluate-many.js';
 import { loadRepo } from './workspace/repo.js';
 
 interface Setup {
   readonly root: string;
-  /** Whether the report reads through the artifact cache. */
+  /** Whether the report reads through the artifact cache (and the result cache beside it). */
   readonly cache: boolean;
   readonly shared: SharedChunks;
 }
@@ -21,7 +22,7 @@ export async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) return;
   const opened = await loadRepo(setup.root);
-  const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root) } : opened;
+  const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root), results: resultCache(setup.root) } : opened;
   for (let chunk = takeChunk(setup.shared); chunk !== undefined; chunk = takeChunk(setup.shared)) {
     port.postMessage({ chunk, totals: await evaluateChunk(repo, setup.shared, chunk) });
   }

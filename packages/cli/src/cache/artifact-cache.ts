@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { lstatSync, promises as fs, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
-import { LOCAL_DIR, localDir } from '../state/local-state.js';
-import { escapes, readRecordSync } from '../workspace/read-file.js';
+import { LOCAL_DIR } from '../state/local-state.js';
+import { bucketStore } from './buckets.js';
+import { resultCache } from './result-cache.js';
 import type { ArtifactCache, Repo } from '../workspace/repo.js';
 
 /** Where the facts read from artifacts are kept, under the machine-local directory. */
@@ -16,6 +15,8 @@ export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
 const BUCKET_BYTES = 1024 * 1024;
 // Facts larger than this (an artifact over about 130 KB) are read afresh every time rather than kept.
 const ENTRY_BYTES = 512 * 1024;
+// What the cache writes: entries, and the temporary files they are written through.
+const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
 
 /**
  * The content-addressed cache of artifact facts in `.the-loop/local/cache/artifacts/`: keyed by
@@ -25,42 +26,17 @@ const ENTRY_BYTES = 512 * 1024;
  * failure to read or write it just means parsing.
  */
 export function artifactCache(root: string): ArtifactCache {
-  const dir = join(root, CACHE_DIR);
-  const buckets = new Map<string, Promise<Bucket>>();
-  // Whether a bucket folder really lies inside the repository, checked once a process: the cache
-  // folder resolved once, then each bucket must be a folder of its own in it, not a link.
-  let base: Promise<boolean> | undefined;
-  const inside = new Map<string, Promise<boolean>>();
-  const insideBucket = async (bucket: string): Promise<boolean> => {
-    base ??= insideRepository(root, dir);
-    let checked = inside.get(bucket);
-    if (!checked) {
-      // Synchronous, as the entries are read: a warm run touches a bucket for most of its entries.
-      checked = base.then((ok) => ok && lstatSync(join(dir, bucket)).isDirectory()).catch(() => false);
-      inside.set(bucket, checked);
-    }
-    if (await checked) return true;
-    // A folder not there yet (or not inside) is asked again next time: this run may create it.
-    inside.delete(bucket);
-    if (!(await base)) base = undefined;
-    return false;
-  };
-  let ready: Promise<unknown> | undefined;
+  const store = bucketStore(root, join(root, CACHE_DIR), { ownFile: OWN_FILE, bucketBytes: BUCKET_BYTES, entryBytes: ENTRY_BYTES });
   return {
     async facts(digest, text) {
       const name = entryName(digest);
       const bucket = digest.slice(0, 2);
-      const cached = (await insideBucket(bucket)) ? readEntry(join(dir, bucket, name), digest, () => extractFacts(text)) : undefined;
+      const bytes = store.read(bucket, name);
+      const cached = bytes ? readEntry(bytes, digest, () => extractFacts(text)) : undefined;
       if (cached) return cached;
       const facts = extractFacts(text);
       const json = factsToJson(facts);
-      if (json !== undefined) {
-        // Machine-local state: the directory is created ignored by git, once per process.
-        ready ??= localDir(root);
-        await ready
-          .then(() => writeEntry(root, dir, bucket, name, entryOf(digest, json), buckets))
-          .catch(() => undefined);
-      }
+      if (json !== undefined) await store.write(bucket, name, Buffer.from(entryOf(digest, json), 'utf8')).catch(() => undefined);
       return facts;
     },
   };
@@ -76,18 +52,12 @@ function entryOf(digest: string, [head, ...parts]: readonly string[]): string {
   return [`{"parser":${PARSER_VERSION},"format":${FACTS_JSON_FORMAT},"digest":"${digest}","facts":${head}}`, ...parts].join('\n');
 }
 
-// Read synchronously: an entry is a small file in the page cache, and a warm report reads one
-// per artifact, where each asynchronous open, stat, read and close is a round trip of its own.
-// Only the first line is parsed now; the others are decoded and parsed when their part is first
-// read, and `reparse` gives the facts when one of them turns out corrupt.
-function readEntry(path: string, digest: string, reparse: () => ArtifactFacts): ArtifactFacts | undefined {
-  // The directory is the repository's, so hostile: read through the bounded reader (no link
-  // followed, a FIFO never waited on, only a regular file of an entry's size) in a bucket folder
-  // checked to lie inside the repository; anything that cannot be read or parsed is no entry,
-  // and is written again.
+// Entries are read synchronously: a small file in the page cache, and a warm report reads one
+// per artifact. Only the first line is parsed now; the others are decoded and parsed when their
+// part is first read, and `reparse` gives the facts when one of them turns out corrupt. Anything
+// that cannot be parsed is no entry, and is written again.
+function readEntry(bytes: Buffer, digest: string, reparse: () => ArtifactFacts): ArtifactFacts | undefined {
   try {
-    const bytes = readRecordSync(path, ENTRY_BYTES);
-    if (bytes === undefined) return undefined;
     const ends = lineEnds(bytes);
     const entry = JSON.parse(bytes.toString('utf8', 0, ends[0])) as { parser?: unknown; format?: unknown; digest?: unknown; facts?: unknown };
     if (entry.parser !== PARSER_VERSION || entry.format !== FACTS_JSON_FORMAT || entry.digest !== digest) return undefined;
@@ -106,74 +76,6 @@ function lineEnds(bytes: Buffer): number[] {
   return ends;
 }
 
-async function insideRepository(root: string, dir: string): Promise<boolean> {
-  try {
-    return !escapes(realpathSync.native(root), realpathSync.native(dir));
-  } catch {
-    return false;
-  }
-}
-
-interface Bucket {
-  readonly dir: string;
-  readonly entries: { name: string; size: number; at: number }[];
-  bytes: number;
-}
-
-async function writeEntry(root: string, dir: string, bucketName: string, name: string, entry: string, buckets: Map<string, Promise<Bucket>>): Promise<void> {
-  const data = Buffer.from(entry, 'utf8');
-  if (data.length > ENTRY_BYTES) return;
-  let opened = buckets.get(bucketName);
-  if (!opened) {
-    opened = openBucket(root, join(dir, bucketName));
-    buckets.set(bucketName, opened);
-  }
-  const bucket = await opened;
-  // Written beside the entry, then renamed over it: a reader sees the old entry or the new one.
-  const temp = join(bucket.dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await fs.writeFile(temp, data, { flag: 'wx' });
-    await fs.rename(temp, join(bucket.dir, name));
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  bucket.entries.push({ name, size: data.length, at: Date.now() });
-  bucket.bytes += data.length;
-  if (bucket.bytes > BUCKET_BYTES) await prune(bucket);
-}
-
-// What the cache writes: entries, and the temporary files they are written through. Nothing
-// else in a bucket is counted or ever removed.
-const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?\.\d+\.[0-9a-f]+\.tmp)$/;
-
-async function openBucket(root: string, dir: string): Promise<Bucket> {
-  await fs.mkdir(dir, { recursive: true });
-  // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
-  // refused, and so is one reached through a linked folder out of the repository.
-  if (!(await fs.lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (!(await insideRepository(root, dir))) throw new Error(`${dir} leads out of the repository`);
-  const entries = await Promise.all(
-    (await fs.readdir(dir))
-      .filter((name) => OWN_FILE.test(name))
-      .map(async (name) => {
-        const info = await fs.lstat(join(dir, name)).catch(() => undefined);
-        return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
-      }),
-  );
-  return { dir, entries, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
-}
-
-/** Drop the oldest entries (other parser versions' among them) down to three quarters of the bound. */
-async function prune(bucket: Bucket): Promise<void> {
-  bucket.entries.sort((a, b) => a.at - b.at);
-  while (bucket.bytes > (BUCKET_BYTES * 3) / 4 && bucket.entries.length > 0) {
-    const oldest = bucket.entries.shift() as Bucket['entries'][number];
-    bucket.bytes -= oldest.size;
-    await fs.rm(join(bucket.dir, oldest.name), { force: true });
-  }
-}
-
 /**
  * The repository's cache, unless `--no-cache` was given or the run is in CI (`CI` set, as every
  * CI service sets it): a CI run starts clean, and must trust nothing left on disk before it.
@@ -183,8 +85,12 @@ export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean)
   return noCache || ci ? undefined : artifactCache(root);
 }
 
-/** The repository with its cache attached, unless {@link cacheFor} says not to use one. */
-export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false): Repo {
+/**
+ * The repository with its cache attached, unless {@link cacheFor} says not to use one; with
+ * `results` (for `report`), the result cache beside it.
+ */
+export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false, results = false): Repo {
   const cache = cacheFor(repo.root, env, noCache);
-  return cache ? { ...repo, cache } : repo;
+  if (!cache) return repo;
+  return results ? { ...repo, cache, results: resultCache(repo.root) } : { ...repo, cache };
 }

@@ -18,7 +18,7 @@ const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown
 The drift report: every work item under the spec root, what it holds and where it stands.
   --format table|json|markdown   table for people (default), json for tools, markdown for a PR comment
   --allow-empty                  a spec root with no work items is not an error
-  --no-cache                     parse every artifact afresh instead of reusing .the-loop/local/cache (off in CI anyway)
+  --no-cache                     parse and evaluate everything afresh instead of reusing .the-loop/local/cache (off in CI anyway)
 Exit codes: 0 every work item passes · 1 some work item is unmet · 2 usage/configuration error or no work items`;
 
 const FORMATS = ['table', 'json', 'markdown'] as const;
@@ -36,7 +36,7 @@ export const command: Command = {
     );
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, FORMATS, 'table', '--format');
-    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache']);
+    const repo = withCache(await openRepo(env.cwd, values.repo), env.env, values['no-cache'], true);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
     const run = async (spool: string | undefined): Promise<number> => {
       const report = await evaluateForReport(repo, ids, workerEntry(), spool);

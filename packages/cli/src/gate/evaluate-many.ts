@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { countItem, emptyTotals, mergeTotals, toReportInput, type ReportItem, type ReportTotals } from '@the-loop/core';
-import { evaluateFromDisk } from './evaluate.js';
+import { countItem, emptyTotals, mergeTotals, type ReportItem, type ReportTotals } from '@the-loop/core';
+import { reportItemFromDisk } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { artifactNames } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
@@ -136,7 +136,7 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
   // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
-  const results = await mapLimit(shared.chunks[chunk] ?? [], 8, async (id) => toReportInput(await evaluateFromDisk(repo, id)));
+  const results = await mapLimit(shared.chunks[chunk] ?? [], 8, (id) => reportItemFromDisk(repo, id));
   const items = results.map((result) => countItem(totals, result));
   const complete = results.filter((result) => result.ok).length;
   if (shared.spool === undefined) return { totals, complete, items };

@@ -3,25 +3,30 @@ import {
   applyBaseline,
   baselineEntries,
   CONFIG_FILES,
+  EVIDENCE_DIR,
   evaluateGate,
   evaluateWorkItem,
   graphStateInput,
   loginsWithRole,
   planFromFiles,
+  toReportInput,
   type BaselineEntry,
   type Diagnostic,
   type GateOutcome,
   type GraphState,
+  type ReportInput,
   type VerificationInput,
   type WorkItemInput,
   type WorkItemResult,
 } from '@the-loop/core';
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { readRecords } from '../evidence/records.js';
 import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { loadBaseline } from '../workspace/baseline-file.js';
 import { findingsDigest, sha256 } from '../workspace/digest.js';
-import { artifactNames, readWorkItem } from '../workspace/read-work-item.js';
+import { artifactNames, readWorkItem, withFacts } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
 import { baselineAsCommitted } from './baseline-growth.js';
@@ -56,6 +61,27 @@ export async function evaluateFromDisk(repo: Repo, id: string, options: Evaluate
   return baseline ? applyBaseline(result, input, baseline, sha256) : result;
 }
 
+/**
+ * A work item's entry in the report: {@link evaluateFromDisk} with the working tree's baseline,
+ * kept in the result cache under a key over every input it reads (decision 153). When the key is
+ * that of a kept entry, the artifacts' facts are not read and nothing is evaluated. Approvals
+ * from pull-request reviews are read over the network and cannot be keyed: such a repository
+ * evaluates every time.
+ */
+export async function reportItemFromDisk(repo: Repo, id: string): Promise<ReportInput> {
+  const results = repo.results;
+  if (!results || loadRuntimeConfig(repo).approvals.source !== 'local') return toReportInput(await evaluateFromDisk(repo, id));
+  const [read, baseline] = await Promise.all([readInput(repo, id, {}, true), loadBaseline(repo)]);
+  const key = results.key(repo, read, baseline);
+  const kept = key === undefined ? undefined : results.read(key, id);
+  if (kept) return kept;
+  const input = await withFacts(read);
+  const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  const item = toReportInput(baseline ? applyBaseline(result, input, baseline, sha256) : result);
+  if (key !== undefined) await results.write(key, item);
+  return item;
+}
+
 /** A work item's findings as baseline entries, ignoring any baseline there is. */
 export async function baselineEntriesFromDisk(repo: Repo, id: string): Promise<BaselineEntry[]> {
   const input = await gatherInput(repo, id, {});
@@ -68,9 +94,10 @@ export async function gatherInput(repo: Repo, id: string, options: EvaluateOptio
 }
 
 // Under `approvals.source: github`, recorded approvals are set aside: the reviews count instead.
-async function readInput(repo: Repo, id: string, options: EvaluateOptions): Promise<WorkItemInput> {
+// With `deferFacts`, the artifacts are only read and hashed, unless the plan of checks needs them.
+async function readInput(repo: Repo, id: string, options: EvaluateOptions, deferFacts = false): Promise<WorkItemInput> {
   const [files, read] = await Promise.all([
-    readWorkItem(repo, id, artifactNames(repo.config)),
+    readWorkItem(repo, id, artifactNames(repo.config), { deferFacts }),
     options.state ? Promise.resolve({ ok: true as const, state: options.state }) : readGraphState(repo, id),
   ]);
   const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
@@ -89,13 +116,29 @@ async function withReviews(repo: Repo, input: WorkItemInput, options: EvaluateOp
 }
 
 // The checks that apply, their records, and — only when there is a record to judge — the
-// repository's state now, so a work item without evidence costs no git call.
-async function verificationInput(repo: Repo, id: string, files: Pick<WorkItemInput, 'files' | 'dir'>): Promise<VerificationInput> {
-  const plan = planFromFiles(repo.config.verification, files.files, files.dir);
+// repository's state now, so a work item without evidence costs no git call. Records sit in the
+// work item's evidence folder: without one, no check has a record whatever the plan, and the
+// plan (read from the testing plan's facts) is not worked out.
+async function verificationInput(repo: Repo, id: string, files: WorkItemInput): Promise<VerificationInput> {
+  const config = repo.config.verification;
+  const configFile = repo.config.file ?? CONFIG_FILES[0];
+  if (!hasEvidenceFolder(repo, id)) return { config, configFile, records: new Map(), current: { unavailable: 'no record to compare' } };
+  const plan = planFromFiles(config, (await withFacts(files)).files, files.dir);
   const records = await readRecords(repo, id, plan.checks.map((c) => c.id));
   const judged = plan.checks.filter((c) => { const read = records.get(c.id); return read !== undefined && 'record' in read; });
   const current = judged.length > 0 ? await currentState(repo, judged) : { unavailable: 'no record to compare' };
-  return { config: repo.config.verification, configFile: repo.config.file ?? CONFIG_FILES[0], records, current };
+  return { config, configFile, records, current };
+}
+
+// Whether anything is at the evidence folder's path; only a path that is surely absent says no.
+function hasEvidenceFolder(repo: Repo, id: string): boolean {
+  try {
+    lstatSync(join(repo.specRoot, id, EVIDENCE_DIR));
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
 }
 
 /** Evaluate the gate of one node (the recorded current node) from disk. */

@@ -8,6 +8,19 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+// Values read from bytes, by the SHA-256 of those bytes.
+const digests = new WeakMap<object, string>();
+
+/** Note that `value` is what was read from bytes whose SHA-256 is `digest`, and nothing else. */
+export function readFrom(value: object, digest: string): void {
+  digests.set(value, digest);
+}
+
+/** The SHA-256 of the bytes `value` was read from, when that was noted (artifact sources read through the cache, the configuration). */
+export function digestReadFrom(value: object): string | undefined {
+  return digests.get(value);
+}
+
 /**
  * The digest an approval of `artifact` is bound to, the same for `graph approve`, the gate and a
  * pull-request review's copy: SHA-256 of what core says an approval covers (for the execution

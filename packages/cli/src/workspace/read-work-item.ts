@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { isDirectory } from './is-directory.js';
 import { escapes, readBytesIfPresent } from './read-file.js';
-import { approvalDigest, sha256 } from './digest.js';
+import { approvalDigest, readFrom, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
 // The Markdown parser slows down super-linearly on some shapes: a single huge line (hundreds of
@@ -93,8 +93,10 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
  * Read a work item's artifact files through the one bounded reader. A file that cannot be read
  * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
  * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
+ * With `deferFacts` (and a cache), each file's bytes are read and hashed, and the rest waits for
+ * {@link withFacts}: a warm report whose result is kept needs neither the text nor the facts.
  */
-export async function readWorkItem(repo: Repo, id: string, names: readonly string[]): Promise<WorkItemInput> {
+export async function readWorkItem(repo: Repo, id: string, names: readonly string[], options: { readonly deferFacts?: boolean } = {}): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
   const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
@@ -116,13 +118,39 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache);
+        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache, options.deferFacts === true);
         if (!read) return;
         files.set(name, read.source);
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
       }),
   );
   return { id, dir: shown, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), digests: new DigestsOnDemand(digests) };
+}
+
+// What a deferred file becomes once read: its source and its approval digest.
+const deferredReads = new WeakMap<object, () => Promise<ArtifactRead>>();
+
+/**
+ * The work item with every file {@link readWorkItem} deferred read as it would have been at
+ * once (text, facts, or the reason it is unreadable), and their approval digests; in the same
+ * order. Anything reading a file's source must have it through here first.
+ */
+export async function withFacts(input: WorkItemInput): Promise<WorkItemInput> {
+  if (![...input.files.values()].some((source) => deferredReads.has(source))) return input;
+  const files = new Map<string, ArtifactSource>();
+  const approvals = new Map<string, () => string>();
+  for (const [name, source] of input.files) {
+    const later = deferredReads.get(source);
+    if (!later) {
+      files.set(name, source);
+      continue;
+    }
+    const read = await later();
+    files.set(name, read.source);
+    if (read.approvalDigest) approvals.set(name, read.approvalDigest);
+  }
+  const digests = input.digests instanceof DigestsOnDemand ? input.digests.with(approvals) : new DigestsOnDemand(approvals);
+  return { ...input, files, digests };
 }
 
 /**
@@ -134,6 +162,16 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
   private readonly known = new Map<string, string>();
 
   constructor(private readonly pending: ReadonlyMap<string, () => string>) {}
+
+  /** The files whose digests it gives: each digest is a function of the file's name and bytes. */
+  get names(): readonly string[] {
+    return [...this.pending.keys()];
+  }
+
+  /** These digests and those of more files. */
+  with(more: ReadonlyMap<string, () => string>): DigestsOnDemand {
+    return new DigestsOnDemand(new Map([...this.pending, ...more]));
+  }
 
   get size(): number {
     return this.pending.size;
@@ -175,6 +213,11 @@ class DigestsOnDemand implements ReadonlyMap<string, string> {
   }
 }
 
+/** The names of the files whose approval digests `digests` gives on demand, when it is such a map. */
+export function readDigestsOf(digests: object): readonly string[] | undefined {
+  return digests instanceof DigestsOnDemand ? digests.names : undefined;
+}
+
 // The repository's own path, links resolved: once a run, not once a work item.
 const realRoots = new WeakMap<Repo, string>();
 function realRoot(repo: Repo): string {
@@ -195,12 +238,37 @@ function realFolder(dir: string): string {
   }
 }
 
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined): Promise<{ source: ArtifactSource; approvalDigest?: () => string } | undefined> {
-  const unreadable = (reason: string) => ({ source: { unreadable: reason } });
+// A file's source, and for a readable one how to compute its approval digest.
+interface ArtifactRead {
+  readonly source: ArtifactSource;
+  readonly approvalDigest?: () => string;
+}
+
+async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined, defer: boolean): Promise<ArtifactRead | undefined> {
   try {
     const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
     // Listed a moment ago and gone now: absent, as if it had never been listed.
     if (bytes === undefined) return undefined;
+    if (!cache) return await fromBytes(name, path, bytes, undefined);
+    const digest = sha256(bytes);
+    if (!defer) return await fromBytes(name, path, bytes, { cache, digest });
+    // Read later, by withFacts. The stand-in is keyed by the bytes' digest, and fails closed if
+    // anything reads it before then.
+    const source = { unreadable: 'it was not read yet' };
+    readFrom(source, digest);
+    let read: Promise<ArtifactRead> | undefined;
+    deferredReads.set(source, () => (read ??= fromBytes(name, path, bytes, { cache, digest })));
+    return { source };
+  } catch (error) {
+    return { source: { unreadable: (error as Error).message } };
+  }
+}
+
+// The source the bytes give: refused (binary, not UTF-8, a line or a file too long), or the text
+// with the facts the cache gives for it.
+async function fromBytes(name: string, path: string, bytes: Buffer, cached: { cache: ArtifactCache; digest: string } | undefined): Promise<ArtifactRead> {
+  const unreadable = (reason: string) => ({ source: { unreadable: reason } });
+  try {
     if (bytes.includes(0)) return unreadable('it is a binary file (it contains NUL bytes)');
     let text: string;
     try {
@@ -213,17 +281,19 @@ async function readArtifact(name: string, path: string, root: string, folderChec
       return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
     }
     if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
-    const facts = cache ? await cache.facts(sha256(bytes), text) : undefined;
-    const parsed = facts ? artifactFromFacts(path, text, facts) : undefined;
+    const facts = cached ? await cached.cache.facts(cached.digest, text) : undefined;
     // A digest that cannot be computed matches no approval, so the gate stays shut.
-    const digest = () => {
+    const approval = () => {
       try {
-        return approvalDigest(name, bytes, text, parsed);
+        return approvalDigest(name, bytes, text, facts ? artifactFromFacts(path, text, facts) : undefined);
       } catch {
         return '';
       }
     };
-    return { source: facts ? { text, facts } : { text }, approvalDigest: digest };
+    if (!facts || !cached) return { source: { text }, approvalDigest: approval };
+    const source = { text, facts };
+    readFrom(source, cached.digest);
+    return { source, approvalDigest: approval };
   } catch (error) {
     return unreadable((error as Error).message);
   }

@@ -1,12 +1,23 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Collaborator, type HarnessConfig, type SourceIssue } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Baseline, type Collaborator, type HarnessConfig, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
 import { configurationError } from '../errors.js';
+import { readFrom, sha256 } from './digest.js';
 import { readRepositoryFile } from './read-file.js';
 
 /** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
 export interface ArtifactCache {
   facts(digest: string, text: string): Promise<ArtifactFacts>;
+}
+
+/** Work items' report entries kept by a key over everything their evaluation reads (decision 153). */
+export interface ResultCache {
+  /** The key of a work item's entry, or undefined when some input cannot be keyed (then nothing is kept). */
+  key(repo: Repo, input: WorkItemInput, baseline: Baseline | undefined): string | undefined;
+  /** The entry kept under `key` for work item `id`, if there is one of the right shape. */
+  read(key: string, id: string): ReportInput | undefined;
+  /** Keep an entry; a failure to write is no failure of the run. */
+  write(key: string, item: ReportInput): Promise<void>;
 }
 
 /** A repository the CLI works on: its root and its configuration. */
@@ -19,6 +30,8 @@ export interface Repo {
   readonly collaborators: readonly Collaborator[];
   /** Where facts read from artifacts are kept between runs; absent, every artifact is parsed. */
   readonly cache?: ArtifactCache | undefined;
+  /** Where `report` keeps each work item's entry between runs (only beside the artifact cache). */
+  readonly results?: ResultCache | undefined;
 }
 
 /**
@@ -44,6 +57,7 @@ export async function findRepoRoot(start: string): Promise<string> {
  */
 export async function loadRepo(root: string): Promise<Repo> {
   let config = defaultConfig();
+  let read = '';
   const issues: SourceIssue[] = [];
   for (const name of CONFIG_FILES) {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
@@ -52,8 +66,12 @@ export async function loadRepo(root: string): Promise<Repo> {
     const result = parseHarnessConfig(name, text);
     if (result.ok) config = result.config;
     else issues.push(...result.issues);
+    read = `${name}\0${text}`;
     break;
   }
+  // The configuration is a function of the file's name and text (none: the defaults): what is
+  // computed from it is keyed by their digest rather than by the whole compiled graph.
+  readFrom(config, sha256(read));
   let collaborators: readonly Collaborator[] = [];
   const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
