@@ -188,6 +188,7 @@ function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, st
  * it reads definitions). Nothing is left behind when it does not stand.
  */
 function definition(reference: BlockRule, state: StateBlock, line: number, endLine: number): boolean {
+  if (!mayOpenDefinition(state, line)) return false;
   const [tokens, known] = [state.tokens.length, state.env.references];
   state.env.references = {};
   let matched = reference(state, line, endLine, false);
@@ -210,6 +211,24 @@ function definition(reference: BlockRule, state: StateBlock, line: number, endLi
     return false;
   }
   for (const [label, value] of Object.entries(found)) if (state.env.references?.[label] === undefined) (state.env.references ??= {})[label] = value;
+  return true;
+}
+
+/**
+ * False when the line's label already fails markdown-it's definition rule, however many lines
+ * it may read: a `[` inside it, or a `]` ending it that no `:` follows (a task item's `[ ]`, a
+ * link). Escaped characters are skipped as the rule skips them; a label running past the line
+ * is left to the rule.
+ */
+function mayOpenDefinition(state: StateBlock, line: number): boolean {
+  const src = state.src;
+  const end = state.eMarks[line] ?? 0;
+  for (let at = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) + 1; at < end; at += 1) {
+    const char = src.charCodeAt(at);
+    if (char === 0x5b) return false;
+    if (char === 0x5d) return src.charCodeAt(at + 1) === 0x3a;
+    if (char === 0x5c) at += 1;
+  }
   return true;
 }
 
