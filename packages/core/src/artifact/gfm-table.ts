@@ -52,14 +52,8 @@ function lineText(state: StateBlock, line: number): string {
  * split again from each row's line), then `table_close`.
  */
 export function gfmTable(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!mayOpenTable(state, startLine, endLine)) return false;
   const delimiterLine = startLine + 1;
-  if (delimiterLine >= endLine) return false;
-  if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-  const delimiterIndent = (state.sCount[delimiterLine] ?? 0) - state.blkIndent;
-  if (delimiterIndent < 0 || delimiterIndent >= 4) return false;
-  // Asked at every line of every paragraph: most lines fail on their first character.
-  const first = state.src.charCodeAt((state.bMarks[delimiterLine] ?? 0) + (state.tShift[delimiterLine] ?? 0));
-  if (first !== 0x7c && first !== 0x2d && first !== 0x3a) return false;
   const delimiter = lineText(state, delimiterLine);
   // `- |` opens a list item, which ends the paragraph the header line would have been.
   if (!DELIMITER_ROW.test(delimiter) || !/[|:]/.test(delimiter) || /^-[ \t]/.test(delimiter)) return false;
@@ -90,6 +84,22 @@ export function gfmTable(state: StateBlock, startLine: number, endLine: number, 
   state.parentType = parentType;
   state.line = line;
   return true;
+}
+
+/**
+ * Whether a table could start at `startLine`, by the cheap tests alone: a header line indented
+ * as no code, then a line of the same container opening with what a delimiter row opens with.
+ * Asked at every line of every paragraph, where almost every line fails on the next line's first
+ * character.
+ */
+export function mayOpenTable(state: StateBlock, startLine: number, endLine: number): boolean {
+  const delimiterLine = startLine + 1;
+  if (delimiterLine >= endLine) return false;
+  if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+  const delimiterIndent = (state.sCount[delimiterLine] ?? 0) - state.blkIndent;
+  if (delimiterIndent < 0 || delimiterIndent >= 4) return false;
+  const first = state.src.charCodeAt((state.bMarks[delimiterLine] ?? 0) + (state.tShift[delimiterLine] ?? 0));
+  return first === 0x7c || first === 0x2d || first === 0x3a;
 }
 
 /**

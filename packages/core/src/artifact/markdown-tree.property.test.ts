@@ -254,6 +254,12 @@ describe('the fast markdown tree reads what remark reads', () => {
     for (const file of files) expectSameFacts(readFileSync(file, 'utf8'));
   });
 
+  // Lines whose label fails are not tried as definitions: an escape or a line ending inside it must not fool that test.
+  it('reads a bracketed line as a definition exactly where its label can end in a colon', () => {
+    const labels = ['[a]: /u', '[a\\]]: /u', '[a\\[b]: /u', '[a[b]: /u', '[a] : /u', '[a]', '[a]b: /u', '[a\nb]: /u', '[a\\\nb]: /u', '[a]:\n/u', '[ ] task', '[x]: /u "t"'];
+    for (const label of labels) for (const shape of ['', '- ', '> ', 'text\n\n']) expectSameBlocks(`${shape}${label}\n[a]\n`);
+  });
+
   it('on generated markdown: every block and inline construct, nested, with any line ending', () => {
     [compared, skipped] = [0, 0];
     fc.assert(fc.property(document, expectSameFacts), {

@@ -1,5 +1,5 @@
 import markdownIt, { type Env, type MarkdownIt, type StateBlock, type Token } from 'markdown-it';
-import { gfmTable } from './gfm-table.js';
+import { gfmTable, mayOpenTable } from './gfm-table.js';
 import { readInlineAsMicromark, type InlineEnv } from './micromark-inline.js';
 
 /**
@@ -41,11 +41,13 @@ export function markdownReader(): MarkdownIt {
   for (const rule of [...md.block.ruler.__rules__]) replaceBlockRule(md, rule.name, (original) => withColumns(original));
   replaceBlockRule(md, 'reference', (original) => (state, startLine, endLine, silent) => definitions(md, original, state, startLine, endLine, silent));
   for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => interrupting(name, original, state, startLine, endLine, silent));
-  replaceBlockRule(md, 'table', (table) => (state, startLine, endLine, silent) => table(state, startLine, endLine, true) && !leavesTable(state, startLine) && !startsOtherBlock(md, state, startLine, endLine) && (silent || table(state, startLine, endLine, false)));
+  replaceBlockRule(md, 'table', (table) => (state, startLine, endLine, silent) => mayOpenTable(state, startLine, endLine) && table(state, startLine, endLine, true) && !leavesTable(state, startLine) && !startsOtherBlock(md, state, startLine, endLine) && (silent || table(state, startLine, endLine, false)));
   replaceBlockRule(md, 'code', indentedCode);
   for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => tracked(name, original, state, startLine, endLine, silent));
   replaceBlockRule(md, 'paragraph', continuationLinesAsMicromark);
   replaceBlockRule(md, 'html_block', htmlWithAsciiSpaces);
+  // Last, so that a rule and its wrappers are entered only on a line its block can start on.
+  for (const name of Object.keys(FIRST_CHARACTERS)) replaceBlockRule(md, name, (original) => startingAt(name, original));
   const tokenize = md.block.tokenize.bind(md.block);
   md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
     // The test markdown-it makes before it drops the rest of a container that nests too deep.
@@ -66,6 +68,37 @@ export function columnOf(token: Token | undefined): number {
 }
 
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/**
+ * What each of these blocks opens with, past the line's indent: markdown-it's rule returns
+ * false, having changed nothing, on a line that opens with anything else.
+ */
+const FIRST_CHARACTERS: Readonly<Record<string, string>> = {
+  fence: '`~',
+  blockquote: '>',
+  hr: '*-_',
+  list: '*+-0123456789',
+  reference: '[',
+  html_block: '<',
+  heading: '#',
+};
+
+/**
+ * A rule entered only on a line that opens with a character its block can open with. Every rule
+ * is tried at every block start and the interrupting ones at every line of a paragraph, each
+ * through the wrappers here: almost every line opens with a letter and needs none of them. What
+ * a list or block quote rule records of the line it is tried on (whether it would interrupt an
+ * open block) is recorded here, whether the rule is entered or not.
+ */
+function startingAt(name: string, rule: BlockRule): BlockRule {
+  const opens = new Uint8Array(128);
+  for (const char of FIRST_CHARACTERS[name] ?? '') opens[char.charCodeAt(0)] = 1;
+  const container = name === 'blockquote' || name === 'list';
+  return (state, startLine, endLine, silent) => {
+    if (container && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
+    return opens[state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))] === 1 && rule(state, startLine, endLine, silent);
+  };
+}
 
 function replaceBlockRule(md: MarkdownIt, name: string, wrap: (original: BlockRule) => BlockRule): void {
   const rule = md.block.ruler.__rules__.find((candidate) => candidate.name === name);
@@ -115,8 +148,6 @@ function withColumns(rule: BlockRule): BlockRule {
  */
 function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (silent) return reference(state, startLine, endLine, true);
-  // Most blocks are not definitions, which all open with `[`: no need to set up for one.
-  if (state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0)) !== 0x5b) return false;
   if (!definition(reference, state, startLine, endLine)) return false;
   const run = { line: startLine, column: columnOf(state.tokens[state.tokens.length - 1]) };
   for (;;) {
@@ -157,6 +188,7 @@ function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, st
  * it reads definitions). Nothing is left behind when it does not stand.
  */
 function definition(reference: BlockRule, state: StateBlock, line: number, endLine: number): boolean {
+  if (!mayOpenDefinition(state, line)) return false;
   const [tokens, known] = [state.tokens.length, state.env.references];
   state.env.references = {};
   let matched = reference(state, line, endLine, false);
@@ -182,6 +214,24 @@ function definition(reference: BlockRule, state: StateBlock, line: number, endLi
   return true;
 }
 
+/**
+ * False when the line's label already fails markdown-it's definition rule, however many lines
+ * it may read: a `[` inside it, or a `]` ending it that no `:` follows (a task item's `[ ]`, a
+ * link). Escaped characters are skipped as the rule skips them; a label running past the line
+ * is left to the rule.
+ */
+function mayOpenDefinition(state: StateBlock, line: number): boolean {
+  const src = state.src;
+  const end = state.eMarks[line] ?? 0;
+  for (let at = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) + 1; at < end; at += 1) {
+    const char = src.charCodeAt(at);
+    if (char === 0x5b) return false;
+    if (char === 0x5d) return src.charCodeAt(at + 1) === 0x3a;
+    if (char === 0x5c) at += 1;
+  }
+  return true;
+}
+
 const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 
 /** Whether a line after `startLine`, before `endLine`, is a setext underline. */
@@ -204,7 +254,8 @@ function lineText(state: StateBlock, line: number): string {
  */
 function indentedCode(rule: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
-    if (!rule(state, startLine, endLine, silent)) return false;
+    // markdown-it's first test, before the wrappers: most lines are indented less.
+    if ((state.sCount[startLine] ?? 0) - state.blkIndent < 4 || !rule(state, startLine, endLine, silent)) return false;
     if (silent) return true;
     const token = state.tokens[state.tokens.length - 1];
     let last = state.line;
@@ -336,9 +387,8 @@ const OTHER_SPACE = /[^\S \t]/g;
  */
 function htmlWithAsciiSpaces(rule: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
+    // Entered only on a line that opens with `<` (see startingAt).
     const from = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
-    // Asked at every line of every paragraph: most lines are no tag, and need no copy.
-    if (state.src.charCodeAt(from) !== 0x3c) return rule(state, startLine, endLine, silent);
     const to = state.eMarks[startLine] ?? 0;
     const line = state.src.slice(from, to);
     OTHER_SPACE.lastIndex = 0;
@@ -414,8 +464,8 @@ function interrupting(name: string, rule: BlockRule, state: StateBlock, startLin
     }
   }
   if (silent) return rule(state, startLine, endLine, silent);
+  // startingAt has recorded whether the line interrupts an open block.
   const env = state.env as ParseEnv;
-  if (followsOpenBlock(state, startLine)) env.interruptLine = startLine;
   if (name === 'blockquote') return withIndentedMarkersAsText(state, startLine, endLine, () => rule(state, startLine, endLine, silent));
   if (env.interruptLine === startLine) {
     const parentType = state.parentType;
@@ -464,9 +514,8 @@ function startsAfterClosedContainer(state: StateBlock): boolean {
  * rule runs, such lines are shown from their first column, where no `>` is.
  */
 function withIndentedMarkersAsText(state: StateBlock, startLine: number, endLine: number, run: () => boolean): boolean {
-  // No quote starts on a line without a `>`: the lines after it need no look (every block's
-  // first line is tried, and in a tight list each look would run to the list's end).
-  if (state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0)) !== 0x3e) return run();
+  // Entered only on a line that opens with `>` (see startingAt): in a tight list, a look past
+  // every item's first line would run to the list's end.
   const hidden: [number, number][] = [];
   // A blank line ends the quote: no line past it can continue it.
   for (let line = startLine + 1; line < endLine && !state.isEmpty(line); line += 1) {
