@@ -51,7 +51,8 @@ export function restCall(config: GitHubConfig, token: string): RestCall {
       });
       return { status: response.status, ok: response.ok, text: await boundedText(response, MAX_RESPONSE_BYTES) };
     } catch (error) {
-      if (signal.aborted) throw new Error(`${method} ${path} timed out after ${timeoutMs / 1000} s`);
+      // To a tenth of a second: a call given what was left of the deadline waited, say, 999 ms.
+      if (signal.aborted) throw new Error(`${method} ${path} timed out after ${Number((timeoutMs / 1000).toFixed(1))} s`);
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new Error(`${method} ${path} failed: ${cause ?? (error as Error).message}`);
     }
