@@ -1,4 +1,4 @@
-import type { Nodes, Root, RootContent } from 'mdast';
+import type { Nodes, Root, RootContent, TableRow } from 'mdast';
 
 // Words a template leaves where an author was meant to write something.
 const PLACEHOLDER_WORDS = new Set(['tbd', 'todo', 'tba', '…', '...']);
@@ -19,7 +19,8 @@ const PROMPT_ANYWHERE = /<[A-Za-z][^<>=/"'\n]*\s[^<>=/"'\n]*>|\[NEEDS CLARIFICAT
 
 /** False when no run of this file's text can hold a template prompt as written. */
 export function mayHoldTemplatePrompts(source: string): boolean {
-  return PROMPT_ANYWHERE.test(source);
+  // A search for one character is far faster than the pattern's, and most files have no `<`.
+  return (source.includes('<') || source.includes('[NEEDS CLARIFICATION:')) && PROMPT_ANYWHERE.test(source);
 }
 
 /** The template prompts in a run of text, with where each starts. */
@@ -45,6 +46,13 @@ const WORD = /\S+/g;
 
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {
+  // Prose mostly opens with a word no placeholder opens with: an ASCII digit, or a letter other
+  // than `t` (`tbd`, `todo`, `tba`). Stripping tags cannot change a first character that is no `<`.
+  let at = 0;
+  while (isAsciiSpace(value.charCodeAt(at))) at += 1;
+  const first = value.charCodeAt(at);
+  const lower = first | 0x20;
+  if ((first >= 0x30 && first <= 0x39) || (lower >= 0x61 && lower <= 0x7a && lower !== 0x74)) return false;
   const stripped = value.includes('<') ? value.replace(PLACEHOLDER_TAG, ' ') : value;
   // Word by word, stopping at the first real one: prose is judged by its first word.
   WORD.lastIndex = 0;
@@ -53,6 +61,11 @@ export function isPlaceholderText(value: string): boolean {
     if (!PLACEHOLDER_WORDS.has(word.toLowerCase()) && !PUNCTUATION_ONLY.test(word)) return false;
   }
   return true;
+}
+
+// The characters below 0x80 that `\s` matches.
+function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }
 
 /**
@@ -88,17 +101,20 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
       return false;
     case 'code':
       return node.value.trim() !== '';
-    case 'table':
-      return node.children.slice(1).some((row) => row.children.some((cell) => !isPlaceholderText(textOf(cell))));
+    case 'table': {
+      const rows = node.children;
+      for (let row = 1; row < rows.length; row += 1) for (const cell of (rows[row] as TableRow).children) if (!isPlaceholderText(textOf(cell))) return true;
+      return false;
+    }
     case 'list':
-      return node.children.some((item) => item.children.some(isSubstantive));
+      for (const item of node.children) for (const child of item.children) if (isSubstantive(child)) return true;
+      return false;
     case 'listItem':
-      return node.children.some(isSubstantive);
+      for (const child of node.children) if (isSubstantive(child)) return true;
+      return false;
     case 'paragraph':
-      return node.children.some((child) => {
-        if (child.type === 'html') return !isInertHtml(child.value);
-        return !isPlaceholderText(textOf(child));
-      });
+      for (const child of node.children) if (child.type === 'html' ? !isInertHtml(child.value) : !isPlaceholderText(textOf(child))) return true;
+      return false;
     default:
       return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : textOf(node).trim() !== '';
   }

@@ -121,7 +121,7 @@ class TreeBuilder {
       case 'bullet_list_open':
       case 'ordered_list_open': {
         const list: List = { type: 'list', ordered: token.type === 'ordered_list_open', children: [] };
-        const close = token.type.replace('_open', '_close');
+        const close = token.type === 'ordered_list_open' ? 'ordered_list_close' : 'bullet_list_close';
         while (this.index < this.tokens.length) {
           const next = this.tokens[this.index] as Token;
           this.index += 1;

@@ -275,13 +275,20 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
 }
 
 function tableOf(node: MdTable, section: string | undefined): Table {
-  const [head, ...body] = node.children;
-  return {
-    section,
-    header: head ? head.children.map((cell) => textOf(cell).trim()) : [],
-    rows: body.map((row) => ({ cells: row.children.map((cell) => textOf(cell).trim()), position: start(row) })),
-    position: start(node),
-  };
+  const rows = node.children;
+  const head = rows[0];
+  const body: Table['rows'][number][] = [];
+  for (let index = 1; index < rows.length; index += 1) {
+    const row = rows[index] as MdTable['children'][number];
+    body.push({ cells: cellTexts(row), position: start(row) });
+  }
+  return { section, header: head ? cellTexts(head) : [], rows: body, position: start(node) };
+}
+
+function cellTexts(row: MdTable['children'][number]): string[] {
+  const cells: string[] = [];
+  for (const cell of row.children) cells.push(textOf(cell).trim());
+  return cells;
 }
 
 /** A heading's title as plain text; the parser already drops closing `#`s. */

@@ -25,6 +25,27 @@ describe('template placeholders joined by punctuation', () => {
   });
 });
 
+describe('a run of text judged by its first character', () => {
+  // The judgement word by word, with no look at the first character first.
+  const byWords = (value: string): boolean =>
+    value
+      .replace(/<[^<>=/"']*>/g, ' ')
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .every((word) => ['tbd', 'todo', 'tba', '…', '...'].includes(word.toLowerCase()) || /^\p{P}+$/u.test(word));
+
+  it('is judged as word by word, whatever the text opens with (property)', () => {
+    const piece = fc.constantFrom('TBD', 'tbd', 'Todo', 'tba', 'Tba.', 'to', 't', 'T', 'x', 'Z', '0', '9', '…', '...', '—', ':', '<a b>', '<', '>', ' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2028', '\u3000', 'é', '`', '@', '[', '_', '{');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const text = parts.join('');
+        expect(isPlaceholderText(text), JSON.stringify(text)).toBe(byWords(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe('a file with no prompt anywhere', () => {
   it('has none in any run of its text: every prompt found in a piece of the file, as written there, is seen in the whole (property)', () => {
     const piece = fc.constantFrom('<what is wrong today>', '<b>x</b>', '<details open>', '_', '**', '`', '\\', '&lt;', '&gt;', '<!--', '-->', 'word', ' ', '\n', '[NEEDS CLARIFICATION: who?]', '[NEEDS CLARIFICATION:', 'Map<string, number>', '<a', 'b>', '=', '"', '<', '>', 'x y', '- ', '> ');
