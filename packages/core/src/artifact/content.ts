@@ -74,10 +74,10 @@ function isAsciiSpace(code: number): boolean {
  */
 export function textOf(node: Nodes): string {
   // Text first: most nodes asked for are, and a type is read faster than a key is looked for.
-  if (node.type === 'text' || 'value' in node) return node.value;
-  if ('alt' in node && node.alt) return node.alt;
-  if (!('children' in node)) return '';
-  const children = node.children;
+  if (node.type === 'text') return node.value;
+  // Then the paragraphs, headings and cells: no node has both children and a value or an alt.
+  const children = (node as { children?: Nodes[] }).children;
+  if (children === undefined) return 'value' in node ? node.value : ('alt' in node && node.alt) || '';
   if (children.length === 1) return textOf(children[0] as Nodes);
   let text = '';
   for (let index = 0; index < children.length; index += 1) text += textOf(children[index] as Nodes);
