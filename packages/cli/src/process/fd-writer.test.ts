@@ -1,22 +1,22 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, graphConfig, makeRepo, TASKS_OPEN } from '../test-support/cli.js';
+import { findExecutable } from './find-executable.js';
 import { fdWriter } from './fd-writer.js';
+
+// A real terminal for the CLI to print to: tmux's pane, where it is installed.
+const TMUX = await findExecutable('tmux', process.env, process.cwd());
 
 const ITEM = { '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-7/tasks.md': TASKS_OPEN };
 
 // The built CLI with its output on the descriptors a parent gives it.
 function cli(args: readonly string[], stdout: 'pipe' | number, onStart?: (child: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    // Colour only because the output is a terminal, never because the test runner asks for it.
-    delete env['NO_COLOR'];
-    delete env['FORCE_COLOR'];
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', stdout, 'pipe'], env });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', stdout, 'pipe'], env: plainEnv() });
     let out = '';
     let err = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -47,6 +47,24 @@ describe("the CLI's own output, written to its descriptors", () => {
       expect(await cli(['check', 'issue-7', '--repo', dir], nul)).toEqual({ code: piped.code, stdout: '', stderr: piped.stderr });
     } finally {
       closeSync(nul);
+    }
+  });
+
+  it.skipIf(TMUX === undefined)('is coloured on a terminal: the same run in a tmux pane prints its styles', async () => {
+    const dir = await makeRepo(ITEM);
+    const socket = `the-loop-test-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', socket, ...args], { encoding: 'utf8', env: plainEnv() });
+    tmux('new-session', '-d', '-x', '200', '-y', '50', '-s', 'cli', process.execPath, BIN, 'check', 'issue-7', '--repo', dir);
+    try {
+      tmux('set-option', '-t', 'cli', 'remain-on-exit', 'on');
+      // The pane stays once the CLI has exited; what it printed is read then, escapes included.
+      const deadline = Date.now() + 20_000;
+      while (tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}').trim() !== '1' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      const screen = tmux('capture-pane', '-p', '-e', '-t', 'cli');
+      expect(screen).toContain('issue-7');
+      expect(screen).toContain('\u001b[1m');
+    } finally {
+      tmux('kill-server');
     }
   });
 
@@ -103,6 +121,15 @@ describe('fdWriter', () => {
     }
   });
 });
+
+// The test's environment without NO_COLOR and FORCE_COLOR: colour only because the output is a
+// terminal, never because the test runner asks for it.
+function plainEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['NO_COLOR'];
+  delete env['FORCE_COLOR'];
+  return env;
+}
 
 // Two connected sockets over a Unix socket in a temporary folder.
 async function socketPair(): Promise<{ local: Socket; peer: Socket; close: () => void }> {
