@@ -153,6 +153,7 @@ function processEnv(): CommandEnv {
     get stdin() {
       return process.stdin;
     },
+    stdinDescriptor: 0,
     now: () => new Date(),
     adapters: BUILT_IN_ADAPTERS,
   };
