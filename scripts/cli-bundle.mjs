@@ -15,7 +15,13 @@ export function cliBundleOptions(root, outdir) {
     target: 'node20',
     conditions: ['source'],
     logLevel: 'warning',
-    plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse],
+    plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse, markdownItOnFirstUse],
+    // The bundle is one function expression, the CommonJS module function Node would wrap it
+    // in, so the launchers compile the file's text as it is read: a wrapper joined to it made V8
+    // copy the whole source into one string first, about a millisecond of every start-up. Loaded
+    // as a module (`require`), the file calls that function with the module's own arguments.
+    banner: { js: `(function (load) { if (typeof module === 'object' && module !== null) load(exports, require, module, __filename, __dirname); return load; })(function (exports, require, module, __filename, __dirname) {` },
+    footer: { js: '\n});' },
   };
 }
 
@@ -25,7 +31,7 @@ export function cliBundleOptions(root, outdir) {
 const WORKER_ENTRY = `'use strict';
 // Entry of the report's worker threads: the CLI bundle beside it, through its V8 code cache.
 const { readFileSync } = require('node:fs');
-const { createRequire, wrap } = require('node:module');
+const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -36,7 +42,7 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, __dirname);
 bundled.exports.reportWorker();
@@ -98,5 +104,30 @@ const entityTrieOnFirstUse = {
         .replace(TREE_READ, 'const decodeTree = htmlDecodeTree ?? loadHtmlDecodeTree();');
       return rewrite(path, contents);
     });
+  },
+};
+
+// markdown-it's modules (and linkify-it, mdurl, uc.micro, punycode and entities under them) set
+// up tables and regular expressions when they load, though a run whose artifacts all come from
+// the cache never parses. The reader imports one value from it, the function that makes an
+// instance, and makes that instance on first use: the bundle gives it a stand-in that requires
+// markdown-it when called, which esbuild turns into a module initialised then. Another value
+// imported from markdown-it has no stand-in, and the build stops on it.
+const markdownItOnFirstUse = {
+  name: 'markdown-it-on-first-use',
+  setup(build) {
+    const namespace = 'markdown-it-on-first-use';
+    build.onResolve({ filter: /^markdown-it$/ }, async ({ namespace: from, resolveDir, kind, pluginData }) => {
+      if (pluginData?.real) return undefined;
+      // The stand-in's require: the module an import names (the ES build the plugin above rewrites).
+      if (from === namespace) return build.resolve('markdown-it', { resolveDir, kind: 'import-statement', pluginData: { real: true } });
+      if (kind !== 'import-statement') return undefined;
+      return { path: 'markdown-it', namespace, pluginData: { resolveDir } };
+    });
+    build.onLoad({ filter: /.*/, namespace }, ({ pluginData }) => ({
+      contents: 'export default function markdownIt(...args) {\n  return require("markdown-it").default(...args);\n}\n',
+      loader: 'js',
+      resolveDir: pluginData.resolveDir,
+    }));
   },
 };

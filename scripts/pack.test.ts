@@ -38,10 +38,10 @@ function manifestOf(tarball: string): Record<string, unknown> {
 
 // Whether V8 refuses the installed bundle's code cache (undefined when there is none).
 function cacheRejected(dist: string): boolean | undefined {
-  const probe = `const { readFileSync, existsSync } = require('node:fs'); const { Script } = require('node:vm'); const { wrap } = require('node:module');
+  const probe = `const { readFileSync, existsSync } = require('node:fs'); const { Script } = require('node:vm');
 const bundle = ${JSON.stringify(join(dist, 'the-loop.cjs'))};
 if (!existsSync(bundle + '.cache')) { console.log('none'); process.exit(0); }
-const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData: readFileSync(bundle + '.cache') });
+const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData: readFileSync(bundle + '.cache') });
 console.log(script.cachedDataRejected ? 'rejected' : 'accepted');`;
   const verdict = ok([process.execPath, '-e', probe], root).trim();
   return verdict === 'none' ? undefined : verdict === 'rejected';

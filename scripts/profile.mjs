@@ -38,11 +38,11 @@ try {
     launcher,
     [
       "const { existsSync, readFileSync, writeFileSync } = require('node:fs');",
-      "const { createRequire, wrap } = require('node:module');",
+      "const { createRequire } = require('node:module');",
       "const { Script } = require('node:vm');",
       "const bundle = require('node:path').join(__dirname, 'the-loop.cjs');",
       "const cache = `${bundle}.cache`;",
-      'const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData: existsSync(cache) ? readFileSync(cache) : undefined });',
+      'const script = new Script(readFileSync(bundle, "utf8"), { filename: bundle, cachedData: existsSync(cache) ? readFileSync(cache) : undefined });',
       'const module_ = { exports: {} };',
       'script.runInThisContext().call(module_.exports, module_.exports, createRequire(bundle), module_, bundle, __dirname);',
       'module_.exports.main(process.argv.slice(2)).then(() => { if (!existsSync(cache)) writeFileSync(cache, script.createCachedData()); });',

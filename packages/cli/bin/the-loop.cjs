@@ -5,7 +5,7 @@
 // compiling most of the bundle. A cache from another Node version is rejected by V8 and the
 // bundle simply compiles as usual; that first run then writes a cache of its own.
 const { readFileSync, writeFileSync, renameSync, rmSync } = require('node:fs');
-const { createRequire, wrap } = require('node:module');
+const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -24,7 +24,8 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new Script(wrap(source), { filename: bundle, cachedData });
+// The bundle's text is one function expression, the module function (scripts/cli-bundle.mjs).
+const script = new Script(source, { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
 const done = bundled.exports.main(process.argv.slice(2));
