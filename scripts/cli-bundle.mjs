@@ -15,7 +15,7 @@ export function cliBundleOptions(root, outdir) {
     target: 'node20',
     conditions: ['source'],
     logLevel: 'warning',
-    plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse, markdownItOnFirstUse],
+    plugins: [plainFieldsInMarkdownIt, entityTrieOnFirstUse, packagesOnFirstUse],
     // The bundle is one function expression, the CommonJS module function Node would wrap it
     // in, so the launchers compile the file's text as it is read: a wrapper joined to it made V8
     // copy the whole source into one string first, about a millisecond of every start-up. Loaded
@@ -107,25 +107,37 @@ const entityTrieOnFirstUse = {
   },
 };
 
-// markdown-it's modules (and linkify-it, mdurl, uc.micro, punycode and entities under them) set
-// up tables and regular expressions when they load, though a run whose artifacts all come from
-// the cache never parses. The reader imports one value from it, the function that makes an
-// instance, and makes that instance on first use: the bundle gives it a stand-in that requires
-// markdown-it when called, which esbuild turns into a module initialised then. Another value
-// imported from markdown-it has no stand-in, and the build stops on it.
-const markdownItOnFirstUse = {
-  name: 'markdown-it-on-first-use',
+// Packages whose modules do work when they load (markdown-it and linkify-it, mdurl, uc.micro,
+// punycode and entities under it set up tables and regular expressions; yaml builds its schema
+// tags) though a run may never use them: one whose artifacts all come from the cache parses no
+// Markdown, and one with no configuration file and flat front-matter reads no YAML. The bundle
+// gives each import of them a stand-in that requires the package on the first call, which
+// esbuild turns into modules initialised then. A stand-in has the values the CLI imports and no
+// others: an import of another is a build error, not a package loaded at start-up unseen.
+const FIRST_USE = {
+  'markdown-it': 'export default function markdownIt(...args) {\n  return load().default(...args);\n}\n',
+  yaml: [
+    ...['isMap', 'isPair', 'isScalar', 'isSeq'].map((name) => `export function ${name}(node) {\n  return load().${name}(node);\n}\n`),
+    'export function parseDocument(...args) {\n  return load().parseDocument(...args);\n}\n',
+    // Only ever constructed (a depth error placed as the parser places its own).
+    'export function YAMLParseError(...args) {\n  return new (load().YAMLParseError)(...args);\n}\n',
+  ].join(''),
+};
+
+const packagesOnFirstUse = {
+  name: 'packages-on-first-use',
   setup(build) {
-    const namespace = 'markdown-it-on-first-use';
-    build.onResolve({ filter: /^markdown-it$/ }, async ({ namespace: from, resolveDir, kind, pluginData }) => {
+    const namespace = 'on-first-use';
+    const names = Object.keys(FIRST_USE).map((name) => name.replace(/[.-]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, async ({ path, namespace: from, resolveDir, kind, pluginData }) => {
       if (pluginData?.real) return undefined;
-      // The stand-in's require: the module an import names (the ES build the plugin above rewrites).
-      if (from === namespace) return build.resolve('markdown-it', { resolveDir, kind: 'import-statement', pluginData: { real: true } });
+      // The stand-in's require: the module an import names (for markdown-it, the ES build the plugin above rewrites).
+      if (from === namespace) return build.resolve(path, { resolveDir, kind: 'import-statement', pluginData: { real: true } });
       if (kind !== 'import-statement') return undefined;
-      return { path: 'markdown-it', namespace, pluginData: { resolveDir } };
+      return { path, namespace, pluginData: { resolveDir } };
     });
-    build.onLoad({ filter: /.*/, namespace }, ({ pluginData }) => ({
-      contents: 'export default function markdownIt(...args) {\n  return require("markdown-it").default(...args);\n}\n',
+    build.onLoad({ filter: /.*/, namespace }, ({ path, pluginData }) => ({
+      contents: `let loaded;\nconst load = () => (loaded ??= require(${JSON.stringify(path)}));\n${FIRST_USE[path]}`,
       loader: 'js',
       resolveDir: pluginData.resolveDir,
     }));
