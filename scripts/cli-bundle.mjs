@@ -109,12 +109,15 @@ const entityTrieOnFirstUse = {
 
 // Packages whose modules do work when they load (markdown-it and linkify-it, mdurl, uc.micro,
 // punycode and entities under it set up tables and regular expressions; yaml builds its schema
-// tags) though a run may never use them: one whose artifacts all come from the cache parses no
-// Markdown, and one with no configuration file and flat front-matter reads no YAML. The bundle
+// tags; picomatch its character tables) though a run may never use them: one whose artifacts
+// all come from the cache parses no Markdown, one with no configuration file and flat
+// front-matter reads no YAML, and one with no verification checks matches no path. The bundle
 // gives each import of them a stand-in that requires the package on the first call, which
 // esbuild turns into modules initialised then. A stand-in has the values the CLI imports and no
 // others: an import of another is a build error, not a package loaded at start-up unseen.
 const FIRST_USE = {
+  // CommonJS: the module is the function.
+  'picomatch/posix.js': 'export default function picomatch(...args) {\n  return load()(...args);\n}\n',
   'markdown-it': 'export default function markdownIt(...args) {\n  return load().default(...args);\n}\n',
   yaml: [
     ...['isMap', 'isPair', 'isScalar', 'isSeq'].map((name) => `export function ${name}(node) {\n  return load().${name}(node);\n}\n`),
