@@ -153,7 +153,6 @@ function processEnv(): CommandEnv {
     get stdin() {
       return process.stdin;
     },
-    stdinDescriptor: 0,
     now: () => new Date(),
     adapters: BUILT_IN_ADAPTERS,
   };

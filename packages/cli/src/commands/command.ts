@@ -22,8 +22,6 @@ export interface CommandEnv {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream;
-  /** The descriptor behind `stdin` when it is the process's own: a payload is read from it without opening the stream. */
-  readonly stdinDescriptor?: number;
   readonly now: () => Date;
   /** The harnesses the CLI answers hooks for, installs into and runs: passed in, never looked up. */
   readonly adapters: readonly HarnessAdapter[];

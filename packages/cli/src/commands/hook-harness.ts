@@ -199,7 +199,7 @@ async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Va
 }
 
 async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<HookPayload> {
-  const parsed = adapter.hooks.parsePayload(await readStdin(env));
+  const parsed = adapter.hooks.parsePayload(await readStdin(env.stdin));
   if (!parsed.ok) throw new UsageError(parsed.error);
   return parsed.payload;
 }

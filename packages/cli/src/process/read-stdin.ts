@@ -1,15 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 
-/** Where a payload is read from: the stream, and the descriptor behind it when it is the process's own. */
-export interface StdinSource {
-  readonly stdin: NodeJS.ReadableStream;
-  readonly stdinDescriptor?: number;
-}
-
 /** Read all of stdin as UTF-8; an input over the cap is an error rather than a silent truncation. */
-export async function readStdin(source: StdinSource): Promise<string> {
+export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   const take = (buffer: Buffer): void => {
@@ -17,44 +11,10 @@ export async function readStdin(source: StdinSource): Promise<string> {
     if (size > READ_LIMITS.stdin) throw new UsageError(`stdin holds more than ${READ_LIMITS.stdin / 1024 / 1024} MB; a hook payload is far smaller`);
     chunks.push(buffer);
   };
-  if (!(source.stdinDescriptor !== undefined && readUnopened(source.stdinDescriptor, take))) {
-    const stream = source.stdin;
-    if (!readWritten(stream, take)) {
-      for await (const chunk of stream) take(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    }
+  if (!readWritten(stream, take)) {
+    for await (const chunk of stream) take(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Take the process's stdin to its end without opening `process.stdin`: opening it makes a pipe
- * a socket object, which loads Node's network modules, a cost on every hook. A regular file is
- * read as it is. A pipe (on Linux) is opened again, non-blocking, through /proc: a read with
- * nothing written yet fails with EAGAIN instead of waiting, and the stream, under the hook's
- * deadline, reads the rest. False when the end was not reached; what was read is taken.
- */
-function readUnopened(fd: number, take: (buffer: Buffer) => void): boolean {
-  let kind: 'file' | 'pipe';
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isFile()) kind = 'file';
-    else if (stat.isFIFO() && process.platform === 'linux') kind = 'pipe';
-    else return false;
-  } catch {
-    return false;
-  }
-  if (kind === 'file') return readToEnd(fd, take);
-  let pipe: number;
-  try {
-    pipe = openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return false;
-  }
-  try {
-    return readToEnd(pipe, take);
-  } finally {
-    closeSync(pipe);
-  }
 }
 
 /**
@@ -76,11 +36,6 @@ function readWritten(stream: NodeJS.ReadableStream, take: (buffer: Buffer) => vo
   } catch {
     return false;
   }
-  return readToEnd(fd, take);
-}
-
-// Reads a descriptor that never waits until its end (true) or until a read would wait (false).
-function readToEnd(fd: number, take: (buffer: Buffer) => void): boolean {
   const buffer = Buffer.allocUnsafe(64 * 1024);
   for (;;) {
     let read: number;
