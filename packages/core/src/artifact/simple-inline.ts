@@ -21,11 +21,13 @@ const STOP = /[\t\n!&*<[\\\]_`]/g;
 interface OpenRun {
   readonly marker: number;
   readonly length: number;
+  /** Its token's index. */
+  readonly token: number;
 }
 
 /**
  * The inline tokens of `src` when it holds only simple syntax — text, line endings, code spans
- * fenced by one backtick on one line, emphasis and strong emphasis that pair without doubt, and
+ * fenced by one backtick on one line, emphasis and strong emphasis whose runs pair without doubt, and
  * inline links with a plain destination — exactly as the full inline parser would give them;
  * undefined as soon as it holds anything else, which is left to that parser. A space that
  * stands for a tab's column is not known here: such content must not be given.
@@ -63,7 +65,13 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
       pos += 1;
     } else if (code === 0x60) {
       const close = src.indexOf('`', pos + 1);
-      if (close < 0 || close >= end || src.charCodeAt(pos + 1) === 0x60 || src.charCodeAt(close + 1) === 0x60) return false;
+      if (src.charCodeAt(pos + 1) === 0x60) return false;
+      if (close < 0) {
+        // No backtick follows: this one is text.
+        pos += 1;
+        continue;
+      }
+      if (close >= end || src.charCodeAt(close + 1) === 0x60) return false;
       const raw = src.slice(pos + 1, close);
       if (raw.includes('\n')) return false;
       pushText(tokens, src, pending, pos);
@@ -78,12 +86,19 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
         continue;
       }
       if (run.length > 2) return false;
-      // Each closer must close the run opened last, of its marker and length: no run stays unpaired.
       if (run.can_close) {
-        const opener = open.pop();
-        if (opener?.marker !== code || opener.length !== run.length) return false;
-      } else open.push({ marker: code, length: run.length });
+        // A closer closes the run opened last, of its marker and length; with no open run of
+        // its marker it is text; anything else is left to the parser.
+        const opener = open[open.length - 1];
+        if (opener?.marker === code && opener.length === run.length) open.pop();
+        else if (open.some((other) => other.marker === code)) return false;
+        else {
+          pos += run.length;
+          continue;
+        }
+      }
       pushText(tokens, src, pending, pos);
+      if (run.can_open) open.push({ marker: code, length: run.length, token: tokens.length });
       tokens.push((run.can_open ? OPENERS : CLOSERS)[run.length - 1] as InlineToken);
       pos = pending = pos + run.length;
     } else if (code === 0x5b && linkAllowed) {
@@ -98,7 +113,9 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
     } else return false;
   }
   pushText(tokens, src, pending, end);
-  return open.length === 0;
+  // An opener never closed is text.
+  for (const run of open) tokens[run.token] = { type: 'text', content: String.fromCharCode(run.marker).repeat(run.length) };
+  return true;
 }
 
 /**
