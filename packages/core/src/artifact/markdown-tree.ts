@@ -260,7 +260,7 @@ class TreeBuilder {
  * after one carries its line, as remark's nodes do: a template prompt is searched from there
  * (an escaped or decoded copy of it earlier in the paragraph is not it).
  */
-export interface InlineLines {
+interface InlineLines {
   readonly line: number;
   breaks: number;
 }
