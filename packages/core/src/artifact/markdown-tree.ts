@@ -4,6 +4,7 @@ import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
 import { holdsInlineSyntax } from './micromark-inline.js';
+import { simpleInlineTokens, type InlineToken } from './simple-inline.js';
 
 /** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
 export interface MarkdownTree {
@@ -244,6 +245,10 @@ class TreeBuilder {
   private phrasing(content: string, line: number): PhrasingContent[] {
     // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
     if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
+    // Most content holds only simple syntax, read without setting up an inline parse; a space
+    // standing for a tab's column is known only to the parser's rules.
+    const simple = this.env.tabLeftOvers?.has(content) === true ? undefined : simpleInlineTokens(content);
+    if (simple) return phrasingOf(simple, { line, breaks: 0 });
     const tokens: Token[] = [];
     this.md.inline.parse(content, this.md, this.env, tokens);
     return phrasingOf(tokens, { line, breaks: 0 });
@@ -261,7 +266,7 @@ interface InlineLines {
 }
 
 /** mdast phrasing nodes from markdown-it inline tokens; adjacent text merges, as in mdast. */
-function phrasingOf(tokens: readonly Token[], lines: InlineLines): PhrasingContent[] {
+export function phrasingOf(tokens: readonly (InlineToken & { readonly children?: Token['children'] })[], lines: InlineLines): PhrasingContent[] {
   const top: Container = { children: [] };
   const stack: Container[] = [top];
   let parent = top;

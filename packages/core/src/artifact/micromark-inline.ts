@@ -77,22 +77,37 @@ export function holdsInlineSyntax(text: string): boolean {
  */
 function MicromarkFlanking(Base: typeof StateInline): typeof StateInline {
   return class extends Base {
-    override scanDelims(start: number, canSplitWord: boolean): { can_open: boolean; can_close: boolean; length: number } {
-      const marker = this.src.charCodeAt(start);
-      let end = start;
-      while (end < this.posMax && this.src.charCodeAt(end) === marker) end += 1;
-      const previous = start > 0 ? this.src.charCodeAt(start - 1) : NaN;
-      const next = end < this.src.length ? this.src.charCodeAt(end) : NaN;
-      const before = classify(previous);
-      const after = classify(next);
-      const open = after === 'other' || (after === 'punctuation' && before !== 'other');
-      const close = before === 'other' || (before === 'punctuation' && after !== 'other');
-      return {
-        can_open: canSplitWord ? open : open && (before !== 'other' || !close),
-        can_close: canSplitWord ? close : close && (after !== 'other' || !open),
-        length: end - start,
-      };
+    override scanDelims(start: number, canSplitWord: boolean): EmphasisRun {
+      return emphasisRun(this.src, start, this.posMax, canSplitWord);
     }
+  };
+}
+
+/** A run of one emphasis marker, and whether it may open or close emphasis. */
+export interface EmphasisRun {
+  readonly can_open: boolean;
+  readonly can_close: boolean;
+  readonly length: number;
+}
+
+/**
+ * The run of the `*` or `_` at `start` in `src` (up to `max`), judged as micromark judges it;
+ * `canSplitWord` is true for `*`, which may open or close inside a word.
+ */
+export function emphasisRun(src: string, start: number, max: number, canSplitWord: boolean): EmphasisRun {
+  const marker = src.charCodeAt(start);
+  let end = start;
+  while (end < max && src.charCodeAt(end) === marker) end += 1;
+  const previous = start > 0 ? src.charCodeAt(start - 1) : NaN;
+  const next = end < src.length ? src.charCodeAt(end) : NaN;
+  const before = classify(previous);
+  const after = classify(next);
+  const open = after === 'other' || (after === 'punctuation' && before !== 'other');
+  const close = before === 'other' || (before === 'punctuation' && after !== 'other');
+  return {
+    can_open: canSplitWord ? open : open && (before !== 'other' || !close),
+    can_close: canSplitWord ? close : close && (after !== 'other' || !open),
+    length: end - start,
   };
 }
 
@@ -206,7 +221,7 @@ function codeSpan(backtick: (state: StateInline, silent: boolean) => boolean, st
 
 // A space or line ending at both ends of a code span's text that is not all spaces and line
 // endings: the two are dropped. Most spans are not padded, which the ends tell.
-function paddedCode(raw: string): boolean {
+export function paddedCode(raw: string): boolean {
   const first = raw.charCodeAt(0);
   const last = raw.charCodeAt(raw.length - 1);
   return raw.length >= 2 && (first === 0x20 || first === 0x0a) && (last === 0x20 || last === 0x0a) && /[^ \n]/.test(raw);
