@@ -49,14 +49,21 @@ export interface SharedChunks {
 const WORKER_WORTH_MS = 500;
 // The first chunk (one item) warms this thread up; the second (three) says what an item costs.
 const PROBE = [1, 3];
+// Below this many work items a worker never pays: it starts and warms up in about the time the
+// items take on this thread alone (34 real-sized items, cold: 0.3 s with a worker or without). From
+// it on, a report without a cache, which parses every item (4 ms or more each once a thread is
+// warm), starts its workers before the first chunk rather than after the probe, so that they
+// warm up while this thread does.
+const WORKER_ITEMS = 96;
 
 /**
  * Evaluate every work item for the report, in id order, a chunk at a time: each chunk's items
  * are written as JSON lines to a file of its own in `spool`, and only the totals are kept, so
  * memory stays flat whatever the number of items; with no `spool` (a report of at most
- * `IN_MEMORY_ITEMS`), the items are kept. When the first, small chunks show that the
- * rest would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and
- * take chunks beside this thread. `workerUrl` is the worker entry, absent when running from source.
+ * `IN_MEMORY_ITEMS`), the items are kept. Over `WORKER_ITEMS` or more, worker threads take
+ * chunks beside this thread: at once when there is no cache (every item is parsed, and Markdown
+ * parsing is CPU-bound), else when the first, small chunks show that the rest would take long (a
+ * cold cache). `workerUrl` is the worker entry, absent when running from source.
  */
 export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined): Promise<SpooledReport> {
   const threads = Math.min(availableParallelism(), 4);
@@ -64,19 +71,23 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
+  const startWorkers = (): void => {
+    if (!workerUrl || threads < 2) return;
+    for (let i = 1; i < threads; i += 1) {
+      const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
+      // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
+      worker.catch(() => undefined);
+      workers.push(worker);
+    }
+  };
+  const cold = repo.cache === undefined;
+  if (cold && ids.length >= WORKER_ITEMS) startWorkers();
   for (let chunk = takeChunk(shared); chunk !== undefined; chunk = takeChunk(shared)) {
     const started = performance.now();
     parts[chunk] = await evaluateChunk(repo, shared, chunk);
     // Still warming up, so an overestimate: it only starts workers a little more readily.
     const perItem = (performance.now() - started) / (shared.chunks[chunk]?.length ?? 1);
-    if (chunk === 1 && workerUrl && threads > 1 && perItem * left(chunk) > WORKER_WORTH_MS) {
-      for (let i = 1; i < threads; i += 1) {
-        const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
-        // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
-        worker.catch(() => undefined);
-        workers.push(worker);
-      }
-    }
+    if (chunk === 1 && !cold && ids.length >= WORKER_ITEMS && perItem * left(chunk) > WORKER_WORTH_MS) startWorkers();
   }
   await Promise.all(workers);
 
@@ -107,7 +118,8 @@ function* reportItems(shared: SharedChunks, parts: readonly ChunkTotals[]): Gene
 }
 
 // Small chunks to measure by, then chunks small enough that the threads finish together (about
-// eight a thread) and large enough that taking one costs nothing.
+// eight a thread) and large enough that taking one costs nothing; the last ones smaller still, so
+// that no thread starts a large chunk as the others run out of work.
 function chunked(ids: readonly string[], threads: number): string[][] {
   const size = Math.min(32, Math.max(2, Math.ceil(ids.length / (8 * threads))));
   const chunks: string[][] = [];
@@ -116,7 +128,11 @@ function chunked(ids: readonly string[], threads: number): string[][] {
     if (at < ids.length) chunks.push(ids.slice(at, at + n));
     at += n;
   }
-  for (; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
+  while (at < ids.length) {
+    const n = Math.max(2, Math.min(size, Math.ceil((ids.length - at) / (2 * threads))));
+    chunks.push(ids.slice(at, at + n));
+    at += n;
+  }
   return chunks;
 }
 
