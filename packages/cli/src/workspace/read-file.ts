@@ -54,14 +54,16 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
     const listed = readListedFile(path, maxBytes);
     if (listed !== BECAME_LINK) return listed;
   }
-  let link: Stats;
+  let link: Stats | undefined;
   try {
-    link = lstatSync(path);
+    // Absent is the common answer (a work item with no graph state): no error is built for it.
+    link = lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new UnreadableFile(systemReason(error));
   }
+  if (link === undefined) return undefined;
   if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
   let target = path;
   let info = link;
