@@ -10,7 +10,7 @@ import { specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
 import { oneOf, parseOptions, type Command } from './command.js';
-import { REPORT_FORMATS, rendererOf, type Renderer, type ReportStyle } from './report-format.js';
+import { REPORT_FORMATS, rendererOf, type Renderer, type ReportStyle } from '../format/report.js';
 
 const USAGE = `Usage: the-loop report [--repo DIR] [--format table|json|markdown] [--allow-empty] [--no-cache]
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { countItem, emptyTotals, mergeTotals, type ReportTotals } from '@the-loop/core';
-import { rendererOf, type ReportStyle } from '../commands/report-format.js';
+import { rendererOf, type ReportStyle } from '../format/report.js';
 import { reportItemFromDisk } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { artifactNames } from '../workspace/read-work-item.js';

@@ -1,6 +1,6 @@
 import type { ReportItem, ReportTotals } from '@the-loop/core';
-import { colorsFor, type Colors } from '../format/colors.js';
-import { columns, formatFinding } from '../format/findings.js';
+import { colorsFor, type Colors } from './colors.js';
+import { columns, formatFinding } from './findings.js';
 
 export const REPORT_FORMATS = ['table', 'json', 'markdown'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
