@@ -51,8 +51,9 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   const maxBytes = options.maxBytes ?? READ_LIMITS.config;
   if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
   if (options.listedAsFile === true && options.folderChecked === true && options.within !== undefined) {
-    const listed = readListedFile(path, maxBytes);
-    if (listed !== BECAME_LINK) return listed;
+    // A link standing there now is read through the checks every link gets, below.
+    const listed = readUnlinked(path, maxBytes);
+    if (listed !== A_LINK) return listed;
   }
   let link: Stats | undefined;
   try {
@@ -102,18 +103,18 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   }
 }
 
-const BECAME_LINK = Symbol('a link since it was listed');
+const A_LINK = Symbol('a symbolic link');
 
-// A file listed as a regular file, opened without following a link: its bytes, undefined when it
-// is gone, or BECAME_LINK when a link stands there now (read through the checks every link gets).
-function readListedFile(path: string, maxBytes: number): Buffer | undefined | typeof BECAME_LINK {
+// A file opened without following a link, checked and read: its bytes, undefined when there is
+// none, or A_LINK when the path is a symbolic link.
+function readUnlinked(path: string, maxBytes: number): Buffer | undefined | typeof A_LINK {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    if (code === 'ELOOP') return BECAME_LINK;
+    if (code === 'ELOOP') return A_LINK;
     throw new UnreadableFile(systemReason(error));
   }
   try {
@@ -167,19 +168,9 @@ function boundedRead(maxBytes: number) {
  * on a FIFO, at most `maxBytes`.
  */
 export function readRecordSync(path: string, maxBytes: number): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new UnreadableFile(code === 'ELOOP' ? 'it is a symbolic link' : systemReason(error));
-  }
-  try {
-    return readOpened(fd, maxBytes);
-  } finally {
-    closeSync(fd);
-  }
+  const read = readUnlinked(path, maxBytes);
+  if (read === A_LINK) throw new UnreadableFile('it is a symbolic link');
+  return read;
 }
 
 /** `readBytesIfPresent` as text. */
