@@ -1,7 +1,8 @@
 // Worker thread for `report` over many work items: takes chunks of ids from the counter the
-// threads share until none is left, writes their items to each chunk's file and posts back only
-// the totals (a small report, which has no spool, gets the items back too). Each worker opens the
-// repository itself, so only ids, file names, totals and a small report's items cross threads. It runs from the CLI's own bundle, through the launcher's code cache (`reportWorker`
+// threads share until none is left, renders their items' entries in the report, writes that text
+// to each chunk's file and posts back only the totals (a report with no spool gets the text back
+// too). Each worker opens the repository itself, so only ids, file names, totals and text cross
+// threads. It runs from the CLI's own bundle, through the launcher's code cache (`reportWorker`
 // in main.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';

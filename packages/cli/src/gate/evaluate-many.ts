@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { countItem, emptyTotals, mergeTotals, type ReportItem, type ReportTotals } from '@the-loop/core';
+import { countItem, emptyTotals, mergeTotals, type ReportTotals } from '@the-loop/core';
+import { rendererOf, type ReportStyle } from '../format/report.js';
 import { reportItemFromDisk } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { artifactNames } from '../workspace/read-work-item.js';
@@ -9,19 +10,19 @@ import type { Repo } from '../workspace/repo.js';
 
 /**
  * What evaluating some work items in order leaves: their totals, how many of them are complete,
- * and their items when the report keeps them in memory (it has no spool).
+ * and their items' text when the report keeps it in memory (it has no spool).
  */
 export interface ChunkTotals {
   readonly totals: ReportTotals;
   readonly complete: number;
-  readonly items?: readonly ReportItem[];
+  readonly text?: string;
 }
 
-/** The report over many work items: its totals, and its items in order, read one chunk at a time. */
+/** The report over many work items: its totals, and its items' text in order, read one chunk at a time. */
 export interface SpooledReport {
   readonly totals: ReportTotals;
   readonly complete: number;
-  items(): Generator<ReportItem>;
+  texts(): Generator<string>;
 }
 
 /**
@@ -33,12 +34,14 @@ export const IN_MEMORY_ITEMS = 128;
 
 /**
  * The work of a report shared between threads: the chunks of ids in order, the folder their
- * items are written to (chunk `n` to `n.jsonl`; none when they are kept in memory), and a counter in shared memory from which every
- * thread takes the next chunk. Taking needs no other thread, so none waits for a busy one.
+ * items' text is written to (chunk `n` to `n.txt`; none when it is kept in memory), how that text
+ * is rendered, and a counter in shared memory from which every thread takes the next chunk.
+ * Taking needs no other thread, so none waits for a busy one.
  */
 export interface SharedChunks {
   readonly chunks: readonly (readonly string[])[];
   readonly spool: string | undefined;
+  readonly style: ReportStyle;
   readonly next: Int32Array;
 }
 
@@ -49,34 +52,45 @@ export interface SharedChunks {
 const WORKER_WORTH_MS = 500;
 // The first chunk (one item) warms this thread up; the second (three) says what an item costs.
 const PROBE = [1, 3];
+// Below this many work items a worker never pays: it starts and warms up in about the time the
+// items take on this thread alone (34 real-sized items, cold: 0.3 s with a worker or without). From
+// it on, a report without a cache, which parses every item (4 ms or more each once a thread is
+// warm), starts its workers before the first chunk rather than after the probe, so that they
+// warm up while this thread does.
+const WORKER_ITEMS = 96;
 
 /**
  * Evaluate every work item for the report, in id order, a chunk at a time: each chunk's items
  * are written as JSON lines to a file of its own in `spool`, and only the totals are kept, so
  * memory stays flat whatever the number of items; with no `spool` (a report of at most
- * `IN_MEMORY_ITEMS`), the items are kept. When the first, small chunks show that the
- * rest would take long (Markdown parsing is CPU-bound: a cold cache), worker threads start and
- * take chunks beside this thread. `workerUrl` is the worker entry, absent when running from source.
+ * `IN_MEMORY_ITEMS`), the items are kept. Over `WORKER_ITEMS` or more, worker threads take
+ * chunks beside this thread: at once when there is no cache (every item is parsed, and Markdown
+ * parsing is CPU-bound), else when the first, small chunks show that the rest would take long (a
+ * cold cache). `workerUrl` is the worker entry, absent when running from source.
  */
-export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined): Promise<SpooledReport> {
+export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
   const threads = Math.min(availableParallelism(), 4);
-  const shared: SharedChunks = { chunks: chunked(ids, threads), spool, next: new Int32Array(new SharedArrayBuffer(4)) };
+  const shared: SharedChunks = { chunks: chunked(ids, threads), spool, style, next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
+  const startWorkers = (): void => {
+    if (!workerUrl || threads < 2) return;
+    for (let i = 1; i < threads; i += 1) {
+      const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
+      // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
+      worker.catch(() => undefined);
+      workers.push(worker);
+    }
+  };
+  const cold = repo.cache === undefined;
+  if (cold && ids.length >= WORKER_ITEMS) startWorkers();
   for (let chunk = takeChunk(shared); chunk !== undefined; chunk = takeChunk(shared)) {
     const started = performance.now();
     parts[chunk] = await evaluateChunk(repo, shared, chunk);
     // Still warming up, so an overestimate: it only starts workers a little more readily.
     const perItem = (performance.now() - started) / (shared.chunks[chunk]?.length ?? 1);
-    if (chunk === 1 && workerUrl && threads > 1 && perItem * left(chunk) > WORKER_WORTH_MS) {
-      for (let i = 1; i < threads; i += 1) {
-        const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
-        // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
-        worker.catch(() => undefined);
-        workers.push(worker);
-      }
-    }
+    if (chunk === 1 && !cold && ids.length >= WORKER_ITEMS && perItem * left(chunk) > WORKER_WORTH_MS) startWorkers();
   }
   await Promise.all(workers);
 
@@ -90,24 +104,17 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
     complete += part.complete;
     finished.push(part);
   }
-  return { totals, complete, items: () => reportItems(shared, finished) };
+  return { totals, complete, texts: () => chunkTexts(shared, finished) };
 }
 
-// The items of every chunk in order: kept, or read back from the spool a chunk at a time.
-function* reportItems(shared: SharedChunks, parts: readonly ChunkTotals[]): Generator<ReportItem> {
-  for (const [chunk, part] of parts.entries()) {
-    if (part.items) {
-      yield* part.items;
-      continue;
-    }
-    for (const line of readFileSync(chunkFile(shared, chunk), 'utf8').split('\n')) {
-      if (line !== '') yield JSON.parse(line) as ReportItem;
-    }
-  }
+// The text of every chunk's items in order: kept, or read back from the spool a chunk at a time.
+function* chunkTexts(shared: SharedChunks, parts: readonly ChunkTotals[]): Generator<string> {
+  for (const [chunk, part] of parts.entries()) yield part.text ?? readFileSync(chunkFile(shared, chunk), 'utf8');
 }
 
 // Small chunks to measure by, then chunks small enough that the threads finish together (about
-// eight a thread) and large enough that taking one costs nothing.
+// eight a thread) and large enough that taking one costs nothing; the last ones smaller still, so
+// that no thread starts a large chunk as the others run out of work.
 function chunked(ids: readonly string[], threads: number): string[][] {
   const size = Math.min(32, Math.max(2, Math.ceil(ids.length / (8 * threads))));
   const chunks: string[][] = [];
@@ -116,7 +123,11 @@ function chunked(ids: readonly string[], threads: number): string[][] {
     if (at < ids.length) chunks.push(ids.slice(at, at + n));
     at += n;
   }
-  for (; at < ids.length; at += size) chunks.push(ids.slice(at, at + size));
+  while (at < ids.length) {
+    const n = Math.max(2, Math.min(size, Math.ceil((ids.length - at) / (2 * threads))));
+    chunks.push(ids.slice(at, at + n));
+    at += n;
+  }
   return chunks;
 }
 
@@ -128,19 +139,26 @@ export function takeChunk(shared: SharedChunks): number | undefined {
 
 function chunkFile(shared: SharedChunks, chunk: number): string {
   if (shared.spool === undefined) throw new Error(`the report's chunk ${chunk} has neither items nor a spool`);
-  return join(shared.spool, `${chunk}.jsonl`);
+  return join(shared.spool, `${chunk}.txt`);
 }
 
-/** Evaluate a chunk of work items in order, write their report items to the chunk's file (or keep them with no spool), and give their totals. */
+/**
+ * Evaluate a chunk of work items in order, render their entries in the report, write that text
+ * to the chunk's file (or keep it with no spool), and give their totals. Rendered here, the items
+ * are never serialised to be read back, and the thread that writes the report only copies text.
+ */
 export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkTotals> {
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
   // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
   const results = await mapLimit(shared.chunks[chunk] ?? [], 8, (id) => reportItemFromDisk(repo, id));
-  const items = results.map((result) => countItem(totals, result));
+  const renderer = rendererOf(shared.style);
+  const count = shared.chunks.reduce((sum, ids) => sum + ids.length, 0);
+  const first = shared.chunks.slice(0, chunk).reduce((sum, ids) => sum + ids.length, 0);
+  const text = results.map((result, index) => renderer.item(countItem(totals, result), first + index, count)).join('');
   const complete = results.filter((result) => result.ok).length;
-  if (shared.spool === undefined) return { totals, complete, items };
-  writeFileSync(chunkFile(shared, chunk), items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+  if (shared.spool === undefined) return { totals, complete, text };
+  writeFileSync(chunkFile(shared, chunk), text);
   return { totals, complete };
 }
 

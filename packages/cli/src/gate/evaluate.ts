@@ -130,11 +130,11 @@ async function verificationInput(repo: Repo, id: string, files: WorkItemInput): 
   return { config, configFile, records, current };
 }
 
-// Whether anything is at the evidence folder's path; only a path that is surely absent says no.
+// Whether anything is at the evidence folder's path; only a path that is surely absent says no
+// (most work items have none: no error is built for that).
 function hasEvidenceFolder(repo: Repo, id: string): boolean {
   try {
-    lstatSync(join(repo.specRoot, id, EVIDENCE_DIR));
-    return true;
+    return lstatSync(join(repo.specRoot, id, EVIDENCE_DIR), { throwIfNoEntry: false }) !== undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== 'ENOENT' && code !== 'ENOTDIR';

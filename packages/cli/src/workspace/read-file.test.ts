@@ -86,6 +86,23 @@ describe('special files are read without bound', () => {
     expect(await refusal(readIfPresent(join(dir, 'alias.md'), { within: dir, noLinks: true }))).toBe('it is a symbolic link');
   });
 
+  it('a file listed as a regular file is refused all the same when a FIFO, a link out or a file past its cap stands there now', async () => {
+    // What a folder listed a moment ago may hold by the time the file is opened.
+    const dir = await repo();
+    const listed = { within: dir, folderChecked: true, listedAsFile: true, maxBytes: 1000 };
+    mkfifo(join(dir, 'tasks.md'));
+    await symlink('/dev/zero', join(dir, 'design.md'));
+    await writeFile(join(dir, 'real.md'), 'mine\n');
+    await symlink('real.md', join(dir, 'alias.md'));
+    await writeFile(join(dir, 'big.md'), 'x'.repeat(1001));
+    expect(await refusal(readIfPresent(join(dir, 'tasks.md'), listed))).toBe('it is a FIFO (named pipe), not a regular file');
+    expect(await refusal(readIfPresent(join(dir, 'design.md'), listed))).toBe('it is a symbolic link out of the repository (to /dev/zero)');
+    expect(await refusal(readIfPresent(join(dir, 'big.md'), listed))).toMatch(/files over .* are refused/);
+    expect(await readIfPresent(join(dir, 'alias.md'), listed)).toBe('mine\n');
+    expect(await readIfPresent(join(dir, 'real.md'), listed)).toBe('mine\n');
+    expect(await readIfPresent(join(dir, 'gone.md'), listed)).toBeUndefined();
+  });
+
   it('a file over its cap is refused whole, also one whose size the file system does not report', async () => {
     const dir = await repo();
     await writeFile(join(dir, 'big.md'), 'x'.repeat(1001));

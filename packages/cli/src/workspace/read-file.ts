@@ -20,6 +20,12 @@ export interface ReadOptions {
   readonly folderChecked?: boolean;
   /** Refuse a symbolic link even inside the repository (a record the-loop writes is never one). */
   readonly noLinks?: boolean;
+  /**
+   * The caller listed the file's folder (checked, with `folderChecked`) a moment ago and its entry
+   * was a regular file, so no `lstat` comes before the open: the open refuses a link all the same
+   * (a link there now is read as any link is), never blocks, and the descriptor is checked.
+   */
+  readonly listedAsFile?: boolean;
 }
 
 export interface TextReadOptions extends ReadOptions {
@@ -44,14 +50,21 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export async function readBytesIfPresent(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
   const maxBytes = options.maxBytes ?? READ_LIMITS.config;
   if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
-  let link: Stats;
+  if (options.listedAsFile === true && options.folderChecked === true && options.within !== undefined) {
+    // A link standing there now is read through the checks every link gets, below.
+    const listed = readUnlinked(path, maxBytes);
+    if (listed !== A_LINK) return listed;
+  }
+  let link: Stats | undefined;
   try {
-    link = lstatSync(path);
+    // Absent is the common answer (a work item with no graph state): no error is built for it.
+    link = lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new UnreadableFile(systemReason(error));
   }
+  if (link === undefined) return undefined;
   if (options.noLinks === true && link.isSymbolicLink()) throw new UnreadableFile('it is a symbolic link');
   let target = path;
   let info = link;
@@ -90,14 +103,40 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
   }
 }
 
+const A_LINK = Symbol('a symbolic link');
+
+// A file opened without following a link, checked and read: its bytes, undefined when there is
+// none, or A_LINK when the path is a symbolic link.
+function readUnlinked(path: string, maxBytes: number): Buffer | undefined | typeof A_LINK {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP') return A_LINK;
+    throw new UnreadableFile(systemReason(error));
+  }
+  try {
+    return readOpened(fd, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 // An open descriptor checked again (a regular file, within the cap) and read: a first read of the
-// size the file says it holds and one byte more (most files end there), then to the cap's byte.
+// size the file says it holds and one byte more, then to the cap's byte. A file that gives exactly
+// the size it says it holds has ended there (most do): no second read to see the end.
 function readOpened(fd: number, maxBytes: number): Buffer {
   const opened = fstatSync(fd);
   if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
   if (opened.size > maxBytes) throw new UnreadableFile(tooLarge(opened.size, maxBytes));
   const read = boundedRead(maxBytes);
-  for (let chunk = read.next(opened.size + 1); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
+  const first = read.next(opened.size + 1);
+  const got = readSync(fd, first, 0, first.length, null);
+  if (read.keep(first, got) && !(opened.size > 0 && got === opened.size)) {
+    for (let chunk = read.next(); read.keep(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = read.next());
+  }
   return read.bytes();
 }
 
@@ -129,19 +168,9 @@ function boundedRead(maxBytes: number) {
  * on a FIFO, at most `maxBytes`.
  */
 export function readRecordSync(path: string, maxBytes: number): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new UnreadableFile(code === 'ELOOP' ? 'it is a symbolic link' : systemReason(error));
-  }
-  try {
-    return readOpened(fd, maxBytes);
-  } finally {
-    closeSync(fd);
-  }
+  const read = readUnlinked(path, maxBytes);
+  if (read === A_LINK) throw new UnreadableFile('it is a symbolic link');
+  return read;
 }
 
 /** `readBytesIfPresent` as text. */

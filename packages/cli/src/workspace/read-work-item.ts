@@ -4,7 +4,7 @@ import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, 
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 import { isDirectory } from './is-directory.js';
-import { escapes, readBytesIfPresent } from './read-file.js';
+import { escapes, readBytesIfPresent, type ReadOptions } from './read-file.js';
 import { approvalDigest, readFrom, sha256 } from './digest.js';
 import type { ArtifactCache, Repo } from './repo.js';
 
@@ -101,16 +101,17 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
   const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
   const digests = new Map<string, () => string>();
-  let present: Set<string>;
+  // Each name in the folder, and whether it was a regular file when listed.
+  let present: Map<string, boolean>;
   try {
     // Synchronous, as the bounded reader's calls are: a report lists every item's folder.
-    present = new Set(readdirSync(dir));
+    present = new Map(readdirSync(dir, { withFileTypes: true }).map((entry) => [entry.name, entry.isFile()]));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
     // Nothing can be said about what the folder holds: every artifact is unreadable, none missing.
     for (const name of names) files.set(name, { unreadable: `its folder ${shown} cannot be listed (${why})` });
-    present = new Set();
+    present = new Map();
   }
   // One check for the folder; each file that is itself a link is checked again by the reader.
   const folderChecked = present.size > 0 && !escapes(realRoot(repo), realFolder(dir));
@@ -118,7 +119,7 @@ export async function readWorkItem(repo: Repo, id: string, names: readonly strin
     names
       .filter((name) => present.has(name))
       .map(async (name) => {
-        const read = await readArtifact(name, join(dir, name), repo.root, folderChecked, repo.cache, options.deferFacts === true);
+        const read = await readArtifact(name, join(dir, name), { within: repo.root, maxBytes: READ_LIMITS.artifact, folderChecked, listedAsFile: present.get(name) === true }, repo.cache, options.deferFacts === true);
         if (!read) return;
         files.set(name, read.source);
         if (read.approvalDigest) digests.set(name, read.approvalDigest);
@@ -244,9 +245,9 @@ interface ArtifactRead {
   readonly approvalDigest?: () => string;
 }
 
-async function readArtifact(name: string, path: string, root: string, folderChecked: boolean, cache: ArtifactCache | undefined, defer: boolean): Promise<ArtifactRead | undefined> {
+async function readArtifact(name: string, path: string, reading: ReadOptions, cache: ArtifactCache | undefined, defer: boolean): Promise<ArtifactRead | undefined> {
   try {
-    const bytes = await readBytesIfPresent(path, { within: root, maxBytes: READ_LIMITS.artifact, folderChecked });
+    const bytes = await readBytesIfPresent(path, reading);
     // Listed a moment ago and gone now: absent, as if it had never been listed.
     if (bytes === undefined) return undefined;
     if (!cache) return await fromBytes(name, path, bytes, undefined);

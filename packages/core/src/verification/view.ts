@@ -29,19 +29,42 @@ export interface VerificationView {
 
 const NOT_READ = { unavailable: 'the repository state was not read' };
 
-/** Read the plan, judge every check's evidence and every criterion. Pure. */
+/**
+ * Read the plan and judge every check's evidence; the criteria are read and judged when first
+ * asked for (only the evidence gates and the completion proof ask, and most work items never
+ * reach them). Pure.
+ */
 export function viewVerification(input: VerificationInput | undefined, lookup: (name: string) => { name: string; artifact: Artifact } | undefined): VerificationView {
   const plan = planChecks(input?.config ?? defaultVerification(), lookup(TESTING_PLAN)?.artifact);
   const records = input?.records ?? new Map<string, RecordRead>();
   const checks = plan.checks.map((check) => judgeCheck(check, records.get(check.id), input?.current ?? NOT_READ));
-  const criteriaSource = lookup('requirements.md') ?? lookup('bugfix.md');
-  const criteria = criteriaSource ? readCriteria(criteriaSource.artifact) : [];
-  return {
-    plan,
-    checks,
-    criteriaSource,
-    criteria: criteria.map((criterion) => judgeCriterion(criterion, checks, plan.notApplicable)),
-    repeated: repeatedCriteria(criteria),
-    configFile: input?.configFile ?? '.the-loop/harness-config.yaml',
-  };
+  return new View(plan, checks, lookup('requirements.md') ?? lookup('bugfix.md'), input?.configFile ?? '.the-loop/harness-config.yaml');
+}
+
+// A class, so the criteria can wait for their first reader without a hidden class per view.
+class View implements VerificationView {
+  private judged?: { readonly criteria: readonly CriterionVerdict[]; readonly repeated: VerificationView['repeated'] };
+
+  constructor(
+    readonly plan: VerificationPlan,
+    readonly checks: readonly CheckEvidence[],
+    readonly criteriaSource: VerificationView['criteriaSource'],
+    readonly configFile: string,
+  ) {}
+
+  get criteria(): readonly CriterionVerdict[] {
+    return this.judge().criteria;
+  }
+
+  get repeated(): VerificationView['repeated'] {
+    return this.judge().repeated;
+  }
+
+  private judge(): NonNullable<View['judged']> {
+    if (!this.judged) {
+      const criteria = this.criteriaSource ? readCriteria(this.criteriaSource.artifact) : [];
+      this.judged = { criteria: criteria.map((criterion) => judgeCriterion(criterion, this.checks, this.plan.notApplicable)), repeated: repeatedCriteria(criteria) };
+    }
+    return this.judged;
+  }
 }
