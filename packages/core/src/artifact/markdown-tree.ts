@@ -58,7 +58,7 @@ export function markdownTree(text: string): MarkdownTree {
   // Most files need neither replacement; looking costs less than replacing nothing.
   const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
   const src = lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf;
-  const env: ParseEnv = { starts: lineStarts(src) };
+  const env: ParseEnv = { starts: [0] };
   const tokens: Token[] = [];
   md.block.parse(src, md, env, tokens);
   new TreeBuilder(md, env, src, tokens).build(root);
@@ -360,10 +360,4 @@ function position(token: Token): Position {
 function at(line: number, column: number): Position {
   const point = { line, column };
   return { start: point, end: point };
-}
-
-function lineStarts(src: string): number[] {
-  const starts = [0];
-  for (let at = src.indexOf('\n'); at !== -1; at = src.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
 }

@@ -11,8 +11,8 @@ export const MAX_NESTING = 100;
 
 /** What a parse carries besides tokens. */
 export interface ParseEnv extends Env, InlineEnv {
-  /** Where each line of the parsed source starts, for columns. */
-  readonly starts: readonly number[];
+  /** Where each line of the parsed source starts, for columns: filled by the parse, from the same pass that finds markdown-it's lines. */
+  readonly starts: number[];
   /** The first line past {@link MAX_NESTING} whose content was not read, if any. */
   truncatedAt?: number;
   /** A line that interrupts an open block, while the containers it opens are read. */
@@ -48,6 +48,10 @@ export function markdownReader(): MarkdownIt {
   replaceBlockRule(md, 'html_block', htmlWithAsciiSpaces);
   // Last, so that a rule and its wrappers are entered only on a line its block can start on.
   for (const name of Object.keys(FIRST_CHARACTERS)) replaceBlockRule(md, name, (original) => startingAt(name, original));
+  const State = md.block.State;
+  md.block.State = function (src: string, parser: MarkdownIt, env: ParseEnv, tokens: Token[]) {
+    return blockState(new State('', parser, env, tokens), src);
+  } as unknown as typeof State;
   const tokenize = md.block.tokenize.bind(md.block);
   md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
     // The test markdown-it makes before it drops the rest of a container that nests too deep.
@@ -59,6 +63,57 @@ export function markdownReader(): MarkdownIt {
   readInlineAsMicromark(md);
   reader = md;
   return md;
+}
+
+/**
+ * markdown-it's block state over `src`, its lines as markdown-it's constructor finds them
+ * (`empty` is that state over no text), found a line at a time: the constructor looks at every
+ * character in turn, a search for the line's end is several times faster. A last line of only
+ * spaces and tabs is no line, as there. Where every line starts, that one and the empty line after
+ * a final line ending included, goes to the parse's `starts` from the same pass.
+ */
+export function blockState(empty: StateBlock, src: string): StateBlock {
+  const bMarks: number[] = [];
+  const eMarks: number[] = [];
+  const tShift: number[] = [];
+  const sCount: number[] = [];
+  const bsCount: number[] = [];
+  const starts = (empty.env as ParseEnv).starts;
+  starts.length = 0;
+  const length = src.length;
+  let start = 0;
+  while (start < length) {
+    starts.push(start);
+    let at = start;
+    let columns = 0;
+    for (let char = src.charCodeAt(at); char === 0x20 || char === 0x09; char = src.charCodeAt(at)) {
+      columns += char === 0x09 ? 4 - (columns % 4) : 1;
+      at += 1;
+    }
+    if (at === length) break;
+    const lineEnd = src.indexOf('\n', at);
+    const end = lineEnd === -1 ? length : lineEnd;
+    bMarks.push(start);
+    eMarks.push(end);
+    tShift.push(at - start);
+    sCount.push(columns);
+    bsCount.push(0);
+    start = end + 1;
+  }
+  if (start === length) starts.push(length);
+  bMarks.push(length);
+  eMarks.push(length);
+  tShift.push(0);
+  sCount.push(0);
+  bsCount.push(0);
+  empty.src = src;
+  empty.bMarks = bMarks;
+  empty.eMarks = eMarks;
+  empty.tShift = tShift;
+  empty.sCount = sCount;
+  empty.bsCount = bsCount;
+  empty.lineMax = bMarks.length - 1;
+  return empty;
 }
 
 /** A block token's start column, 1-based. */
