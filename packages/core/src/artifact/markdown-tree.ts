@@ -167,8 +167,7 @@ class TreeBuilder {
   }
 
   private lineAt(line: number): string {
-    const { starts } = this.env;
-    return this.src.slice(starts[line] ?? this.src.length, line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length);
+    return this.src.slice(this.env.starts[line] ?? this.src.length, this.lineEnd(line));
   }
 
   private listItem(open: Token): ListItem {
@@ -202,16 +201,25 @@ class TreeBuilder {
   // micromark takes no task check in an item whose marker line holds only spaces or tabs
   // after the marker (`- ` then the text on the next line); a bare `-` line does not count.
   private opensWithBlankSpace(item: Token): boolean {
-    const afterMarker = this.lineOf(item).slice(item.info.length + item.markup.length);
-    return afterMarker !== '' && /^[ \t]+$/.test(afterMarker);
+    const { src } = this;
+    const line = item.map?.[0] ?? 0;
+    const end = this.lineEnd(line);
+    const afterMarker = (this.env.starts[line] ?? 0) + columnOf(item) - 1 + item.info.length + item.markup.length;
+    if (afterMarker >= end) return false;
+    for (let at = afterMarker; at < end; at += 1) if (src.charCodeAt(at) !== 0x20 && src.charCodeAt(at) !== 0x09) return false;
+    return true;
+  }
+
+  /** Where a line ends, its line ending not included. */
+  private lineEnd(line: number): number {
+    const { starts } = this.env;
+    return line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length;
   }
 
   /** The rest of a token's first line, from where the token starts. */
   private lineOf(token: Token): string {
     const line = token.map?.[0] ?? 0;
-    const { starts } = this.env;
-    const end = line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length;
-    return this.src.slice((starts[line] ?? 0) + columnOf(token) - 1, end);
+    return this.src.slice((this.env.starts[line] ?? 0) + columnOf(token) - 1, this.lineEnd(line));
   }
 
   private table(open: Token): Table {
