@@ -640,7 +640,8 @@ function markColumns(state: StateBlock, from: number): void {
   const { starts } = state.env as ParseEnv;
   for (let i = from; i < state.tokens.length; i += 1) {
     const token = state.tokens[i] as Token;
-    if (token.map === null || token.meta?.['column'] !== undefined || token.nesting < 0) continue;
+    // An inline token's column is never read: its block's is.
+    if (token.map === null || token.nesting < 0 || token.type === 'inline' || token.meta?.['column'] !== undefined) continue;
     const line = token.map[0];
     const column = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1;
     // Almost every token has no meta yet: a plain object costs less than a spread of nothing.
