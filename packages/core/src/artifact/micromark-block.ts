@@ -142,15 +142,17 @@ const FIRST_CHARACTERS: Readonly<Record<string, string>> = {
  * A rule entered only on a line that opens with a character its block can open with. Every rule
  * is tried at every block start and the interrupting ones at every line of a paragraph, each
  * through the wrappers here: almost every line opens with a letter and needs none of them. What
- * a list or block quote rule records of the line it is tried on (whether it would interrupt an
- * open block) is recorded here, whether the rule is entered or not.
+ * the list and block quote rules record of the line they are tried on (whether it would interrupt
+ * an open block) is recorded here, whether a rule is entered or not.
  */
 function startingAt(name: string, rule: BlockRule): BlockRule {
   const opens = new Uint8Array(128);
   for (const char of FIRST_CHARACTERS[name] ?? '') opens[char.charCodeAt(0)] = 1;
-  const container = name === 'blockquote' || name === 'list';
+  // The block quote rule is tried on every line the list rule is, right before it: it records
+  // for both.
+  const records = name === 'blockquote';
   return (state, startLine, endLine, silent) => {
-    if (container && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
+    if (records && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
     return opens[state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))] === 1 && rule(state, startLine, endLine, silent);
   };
 }
