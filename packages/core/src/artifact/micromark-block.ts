@@ -151,10 +151,26 @@ function startingAt(name: string, rule: BlockRule): BlockRule {
   // The block quote rule is tried on every line the list rule is, right before it: it records
   // for both.
   const records = name === 'blockquote';
+  const thematic = name === 'hr';
   return (state, startLine, endLine, silent) => {
     if (records && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
-    return opens[state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))] === 1 && rule(state, startLine, endLine, silent);
+    const at = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+    return opens[state.src.charCodeAt(at)] === 1 && (!thematic || markerRepeats(state, startLine, at)) && rule(state, startLine, endLine, silent);
   };
+}
+
+/**
+ * Whether the first character past the marker at `at` and the spaces and tabs after it is the
+ * marker again. A thematic break is nothing but three or more of one marker and spaces or tabs,
+ * and markdown-it's rule returns false, having changed nothing, on a line where it is not: a list
+ * item (`- [ ] task`), which every line of a list is tried for several times, never is.
+ */
+function markerRepeats(state: StateBlock, line: number, at: number): boolean {
+  const { src } = state;
+  const end = state.eMarks[line] ?? 0;
+  let next = at + 1;
+  while (next < end && (src.charCodeAt(next) === 0x20 || src.charCodeAt(next) === 0x09)) next += 1;
+  return next < end && src.charCodeAt(next) === src.charCodeAt(at);
 }
 
 function replaceBlockRule(md: MarkdownIt, name: string, wrap: (original: BlockRule) => BlockRule): void {
