@@ -16,6 +16,11 @@ describe('boundariesIn: a boundary is a name, not a sentence', () => {
     ['- **Bounce webhook (mail provider)**: verified', 'Bounce webhook'],
     ['- **The export queue.**', 'export queue'],
     ['- plain', 'plain'],
+    ['- **Export queue…**', 'Export queue'],
+    ['- **Signing key。**', 'Signing key'],
+    ['- **Admin (intern)。**', 'Admin'],
+    ['- **Café terminal** (kiosk) ¿', 'Café terminal'],
+    ['- **Zahlungs-Schnittstelle**: signiert', 'Zahlungs-Schnittstelle'],
   ])('%s names "%s"', (line, name) => {
     expect(named(line)).toEqual([name]);
   });
@@ -29,6 +34,8 @@ describe('boundariesIn: a boundary is a name, not a sentence', () => {
     '- Tokens expire after one hour of inactivity on any device.',
     '- **<boundary>**: <control>',
     '- TBD',
+    '- Die Daten werden geprüft.',
+    '- **١٢٣**',
   ])('%s names none', (line) => {
     expect(named(line)).toEqual([]);
   });

@@ -117,14 +117,24 @@ function nameOf(phrase: string): string | undefined {
   // Long text is no name, and the patterns below are only ever run on short text.
   if (phrase.length > MAX_NAME_LENGTH) return undefined;
   const squashed = squash(phrase);
-  const name = stripTrailing(squashed.replace(TRAILING_PARENTHETICAL, '')).replace(LEADING_ARTICLE, '');
-  if (name === '' || isPlaceholderText(name) || !/\p{L}/u.test(name)) return undefined;
+  // A trailing parenthetical ends in a bracket, maybe followed by punctuation: none without one.
+  const bare = squashed.includes(')') || squashed.includes(']') ? squashed.replace(TRAILING_PARENTHETICAL, '') : squashed;
+  const name = stripTrailing(bare).replace(LEADING_ARTICLE, '');
+  // ASCII text (most names) has no letters but A-Z and a-z: a plain class finds the same ones.
+  const ascii = !NON_ASCII.test(name);
+  if (name === '' || isPlaceholderText(name) || !(ascii ? ASCII_LETTER : LETTER).test(name)) return undefined;
   const words = name.split(' ');
   // Three words or more closed by a full stop read as a sentence.
   if (words.length > MAX_NAME_WORDS || (words.length >= 3 && /[.!?]$/.test(squashed))) return undefined;
-  if (words.some((word) => SENTENCE_WORDS.has(word.toLowerCase().replace(/[^\p{L}]/gu, '')))) return undefined;
+  const notLetters = ascii ? NOT_ASCII_LETTERS : NOT_LETTERS;
+  if (words.some((word) => SENTENCE_WORDS.has(word.toLowerCase().replace(notLetters, '')))) return undefined;
   return name;
 }
+
+const LETTER = /\p{L}/u;
+const ASCII_LETTER = /[A-Za-z]/;
+const NOT_LETTERS = /[^\p{L}]/gu;
+const NOT_ASCII_LETTERS = /[^a-z]/g;
 
 // Whitespace `squash` would change inside a text: a run of two, or any but a plain space.
 const UNSQUASHED = /\s\s|[^\S ]/;
@@ -134,8 +144,17 @@ function squash(text: string): string {
   return (UNSQUASHED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
+// What stripTrailing drops below 0x80: whitespace, and the characters Unicode counts as punctuation.
+const ASCII_TRAILING = new Uint8Array(128);
+for (const char of '\t\n\v\f\r !"#%&\'()*,-./:;?@[\\]_{}') ASCII_TRAILING[char.charCodeAt(0)] = 1;
+const TRAILING = /[\s\p{P}]+$/u;
+
 function stripTrailing(text: string): string {
-  return text.replace(/[\s\p{P}]+$/u, '').trim();
+  // Read back over ASCII, which most text ends in; the pattern judges any other character.
+  let end = text.length;
+  while (end > 0 && ASCII_TRAILING[text.charCodeAt(end - 1)] === 1) end -= 1;
+  if (end > 0 && text.charCodeAt(end - 1) >= 0x80) return text.replace(TRAILING, '').trim();
+  return text.slice(0, end).trim();
 }
 
 /**

@@ -103,17 +103,23 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
       return node.value.trim() !== '';
     case 'table': {
       const rows = node.children;
-      for (let row = 1; row < rows.length; row += 1) for (const cell of (rows[row] as TableRow).children) if (!isPlaceholderText(textOf(cell))) return true;
+      for (let row = 1; row < rows.length; row += 1) {
+        const cells = (rows[row] as TableRow).children;
+        for (let cell = 0; cell < cells.length; cell += 1) if (!isPlaceholderText(textOf(cells[cell] as Nodes))) return true;
+      }
       return false;
     }
     case 'list':
-      for (const item of node.children) for (const child of item.children) if (isSubstantive(child)) return true;
+      for (let item = 0; item < node.children.length; item += 1) if (isSubstantive(node.children[item] as Nodes)) return true;
       return false;
     case 'listItem':
-      for (const child of node.children) if (isSubstantive(child)) return true;
+      for (let child = 0; child < node.children.length; child += 1) if (isSubstantive(node.children[child] as Nodes)) return true;
       return false;
     case 'paragraph':
-      for (const child of node.children) if (child.type === 'html' ? !isInertHtml(child.value) : !isPlaceholderText(textOf(child))) return true;
+      for (let index = 0; index < node.children.length; index += 1) {
+        const child = node.children[index] as Nodes;
+        if (child.type === 'html' ? !isInertHtml(child.value) : !isPlaceholderText(textOf(child))) return true;
+      }
       return false;
     default:
       return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : textOf(node).trim() !== '';

@@ -1,7 +1,13 @@
 import type { Artifact, Section } from './types.js';
 
+// Whitespace the normalisation would change inside a title: a run of two, or any but a plain space.
+const UNSQUASHED = /\s\s|[^\S ]/;
+
 /** Heading match is case-insensitive, ignores surrounding whitespace and trailing colons. */
 export function normalizeTitle(title: string): string {
+  // Most titles are normalised but for their case: tested without copying them three times.
+  const last = title.charCodeAt(title.length - 1);
+  if (title !== '' && title.charCodeAt(0) !== 0x20 && last !== 0x20 && last !== 0x3a && !UNSQUASHED.test(title)) return title.toLowerCase();
   return title.trim().replace(/[:\s]+$/, '').replace(/\s+/g, ' ').toLowerCase();
 }
 

@@ -98,8 +98,14 @@ export function mayOpenTable(state: StateBlock, startLine: number, endLine: numb
   if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
   const delimiterIndent = (state.sCount[delimiterLine] ?? 0) - state.blkIndent;
   if (delimiterIndent < 0 || delimiterIndent >= 4) return false;
-  const first = state.src.charCodeAt((state.bMarks[delimiterLine] ?? 0) + (state.tShift[delimiterLine] ?? 0));
-  return first === 0x7c || first === 0x2d || first === 0x3a;
+  const at = (state.bMarks[delimiterLine] ?? 0) + (state.tShift[delimiterLine] ?? 0);
+  const first = state.src.charCodeAt(at);
+  if (first === 0x2d) {
+    // `- ` opens a list item, which no delimiter row does: under a list item, every next item.
+    const second = state.src.charCodeAt(at + 1);
+    return second !== 0x20 && second !== 0x09;
+  }
+  return first === 0x7c || first === 0x3a;
 }
 
 /**

@@ -16,9 +16,22 @@ export interface MarkdownTree {
 // A leading `---` line, the YAML, and the next `---` line, as remark-frontmatter reads them.
 const FRONT_MATTER = /^---[ \t]*(?:\r\n|\r|\n)(?:([\s\S]*?)(?:\r\n|\r|\n))??---[ \t]*(?=\r\n|\r|\n|$)/;
 
-// A GFM task check at the start of a list item's first paragraph: `[ ]`, `[x]` or `[X]`, then a
-// line ending, or spaces and something more (micromark-extension-gfm-task-list-item's rule).
-const TASK_CHECK = /^\[([ \t\n]|[xX])\](?=\n|[ \t]+[\s\S])/;
+/**
+ * The mark inside a GFM task check at the start of a list item's first paragraph, if one is
+ * there: `[ ]`, `[x]` or `[X]` (a tab or line ending for the space too), then a line ending, or
+ * spaces and something more (micromark-extension-gfm-task-list-item's rule).
+ */
+function taskCheck(content: string): string | undefined {
+  if (content.charCodeAt(0) !== 0x5b || content.charCodeAt(2) !== 0x5d) return undefined;
+  const mark = content.charCodeAt(1);
+  if (mark !== 0x20 && mark !== 0x09 && mark !== 0x0a && mark !== 0x78 && mark !== 0x58) return undefined;
+  const after = content.charCodeAt(3);
+  // Spaces and then anything: one space and the character after it will do.
+  return after === 0x0a || ((after === 0x20 || after === 0x09) && content.length > 4) ? content.charAt(1) : undefined;
+}
+
+// A task check's length: mdast drops it from the item's text.
+const CHECK_LENGTH = 3;
 
 // HTML blocks that end only at an end marker (CommonMark's kinds 1 to 5): how each starts, and its marker.
 const HTML_ENDS: readonly (readonly [RegExp, RegExp])[] = [
@@ -59,7 +72,7 @@ export function markdownTree(text: string): MarkdownTree {
   // Most files need neither replacement; looking costs less than replacing nothing.
   const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
   const src = lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf;
-  const env: ParseEnv = { starts: lineStarts(src) };
+  const env: ParseEnv = { starts: [0] };
   const tokens: Token[] = [];
   md.block.parse(src, md, env, tokens);
   new TreeBuilder(md, env, src, tokens).build(root);
@@ -168,22 +181,21 @@ class TreeBuilder {
   }
 
   private lineAt(line: number): string {
-    const { starts } = this.env;
-    return this.src.slice(starts[line] ?? this.src.length, line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length);
+    return this.src.slice(this.env.starts[line] ?? this.src.length, this.lineEnd(line));
   }
 
   private listItem(open: Token): ListItem {
     const item: ListItem = { type: 'listItem', children: [], position: position(open) };
     const first = this.tokens[this.index];
     const inline = this.tokens[this.index + 1];
-    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' && inline.content.charCodeAt(0) === 0x5b ? TASK_CHECK.exec(inline.content) : null;
-    if (check && first && inline && !this.opensWithBlankSpace(open)) {
-      item.checked = check[1] === 'x' || check[1] === 'X';
+    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' ? taskCheck(inline.content) : undefined;
+    if (check !== undefined && first && inline && !this.opensWithBlankSpace(open)) {
+      item.checked = check === 'x' || check === 'X';
       this.index += 3;
       // mdast drops the check, then the first character of the text right after it.
-      const rest = inline.content.slice(check[0].length);
+      const rest = inline.content.slice(CHECK_LENGTH);
       const tabs = this.env.tabLeftOvers?.get(inline.content);
-      if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - check[0].length)));
+      if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - CHECK_LENGTH)));
       const paragraph: Paragraph = { type: 'paragraph', children: [], position: position(first) };
       const children = this.phrasing(rest, paragraph.position?.start.line ?? 1);
       paragraph.children = children;
@@ -192,7 +204,7 @@ class TreeBuilder {
         head.value = head.value.slice(1);
         // … and starts the paragraph at the text it kept, if any.
         if (head.value === '') children.shift();
-        else paragraph.position = at(paragraph.position?.start.line ?? 1, columnOf(first) + check[0].length + 1);
+        else paragraph.position = at(paragraph.position?.start.line ?? 1, columnOf(first) + CHECK_LENGTH + 1);
       }
       item.children.push(paragraph);
     }
@@ -203,16 +215,25 @@ class TreeBuilder {
   // micromark takes no task check in an item whose marker line holds only spaces or tabs
   // after the marker (`- ` then the text on the next line); a bare `-` line does not count.
   private opensWithBlankSpace(item: Token): boolean {
-    const afterMarker = this.lineOf(item).slice(item.info.length + item.markup.length);
-    return afterMarker !== '' && /^[ \t]+$/.test(afterMarker);
+    const { src } = this;
+    const line = item.map?.[0] ?? 0;
+    const end = this.lineEnd(line);
+    const afterMarker = (this.env.starts[line] ?? 0) + columnOf(item) - 1 + item.info.length + item.markup.length;
+    if (afterMarker >= end) return false;
+    for (let at = afterMarker; at < end; at += 1) if (src.charCodeAt(at) !== 0x20 && src.charCodeAt(at) !== 0x09) return false;
+    return true;
+  }
+
+  /** Where a line ends, its line ending not included. */
+  private lineEnd(line: number): number {
+    const { starts } = this.env;
+    return line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length;
   }
 
   /** The rest of a token's first line, from where the token starts. */
   private lineOf(token: Token): string {
     const line = token.map?.[0] ?? 0;
-    const { starts } = this.env;
-    const end = line + 1 < starts.length ? (starts[line + 1] as number) - 1 : this.src.length;
-    return this.src.slice((starts[line] ?? 0) + columnOf(token) - 1, end);
+    return this.src.slice((this.env.starts[line] ?? 0) + columnOf(token) - 1, this.lineEnd(line));
   }
 
   private table(open: Token): Table {
@@ -365,10 +386,4 @@ function position(token: Token): Position {
 function at(line: number, column: number): Position {
   const point = { line, column };
   return { start: point, end: point };
-}
-
-function lineStarts(src: string): number[] {
-  const starts = [0];
-  for (let at = src.indexOf('\n'); at !== -1; at = src.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
 }

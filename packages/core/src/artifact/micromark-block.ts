@@ -11,8 +11,8 @@ export const MAX_NESTING = 100;
 
 /** What a parse carries besides tokens. */
 export interface ParseEnv extends Env, InlineEnv {
-  /** Where each line of the parsed source starts, for columns. */
-  readonly starts: readonly number[];
+  /** Where each line of the parsed source starts, for columns: filled by the parse, from the same pass that finds markdown-it's lines. */
+  readonly starts: number[];
   /** The first line past {@link MAX_NESTING} whose content was not read, if any. */
   truncatedAt?: number;
   /** A line that interrupts an open block, while the containers it opens are read. */
@@ -48,6 +48,10 @@ export function markdownReader(): MarkdownIt {
   replaceBlockRule(md, 'html_block', htmlWithAsciiSpaces);
   // Last, so that a rule and its wrappers are entered only on a line its block can start on.
   for (const name of Object.keys(FIRST_CHARACTERS)) replaceBlockRule(md, name, (original) => startingAt(name, original));
+  const State = md.block.State;
+  md.block.State = function (src: string, parser: MarkdownIt, env: ParseEnv, tokens: Token[]) {
+    return blockState(new State('', parser, env, tokens), src);
+  } as unknown as typeof State;
   const tokenize = md.block.tokenize.bind(md.block);
   md.block.tokenize = (state: StateBlock, startLine: number, endLine: number) => {
     // The test markdown-it makes before it drops the rest of a container that nests too deep.
@@ -59,6 +63,57 @@ export function markdownReader(): MarkdownIt {
   readInlineAsMicromark(md);
   reader = md;
   return md;
+}
+
+/**
+ * markdown-it's block state over `src`, its lines as markdown-it's constructor finds them
+ * (`empty` is that state over no text), found a line at a time: the constructor looks at every
+ * character in turn, a search for the line's end is several times faster. A last line of only
+ * spaces and tabs is no line, as there. Where every line starts, that one and the empty line after
+ * a final line ending included, goes to the parse's `starts` from the same pass.
+ */
+export function blockState(empty: StateBlock, src: string): StateBlock {
+  const bMarks: number[] = [];
+  const eMarks: number[] = [];
+  const tShift: number[] = [];
+  const sCount: number[] = [];
+  const bsCount: number[] = [];
+  const starts = (empty.env as ParseEnv).starts;
+  starts.length = 0;
+  const length = src.length;
+  let start = 0;
+  while (start < length) {
+    starts.push(start);
+    let at = start;
+    let columns = 0;
+    for (let char = src.charCodeAt(at); char === 0x20 || char === 0x09; char = src.charCodeAt(at)) {
+      columns += char === 0x09 ? 4 - (columns % 4) : 1;
+      at += 1;
+    }
+    if (at === length) break;
+    const lineEnd = src.indexOf('\n', at);
+    const end = lineEnd === -1 ? length : lineEnd;
+    bMarks.push(start);
+    eMarks.push(end);
+    tShift.push(at - start);
+    sCount.push(columns);
+    bsCount.push(0);
+    start = end + 1;
+  }
+  if (start === length) starts.push(length);
+  bMarks.push(length);
+  eMarks.push(length);
+  tShift.push(0);
+  sCount.push(0);
+  bsCount.push(0);
+  empty.src = src;
+  empty.bMarks = bMarks;
+  empty.eMarks = eMarks;
+  empty.tShift = tShift;
+  empty.sCount = sCount;
+  empty.bsCount = bsCount;
+  empty.lineMax = bMarks.length - 1;
+  return empty;
 }
 
 /** A block token's start column, 1-based. */
@@ -87,17 +142,35 @@ const FIRST_CHARACTERS: Readonly<Record<string, string>> = {
  * A rule entered only on a line that opens with a character its block can open with. Every rule
  * is tried at every block start and the interrupting ones at every line of a paragraph, each
  * through the wrappers here: almost every line opens with a letter and needs none of them. What
- * a list or block quote rule records of the line it is tried on (whether it would interrupt an
- * open block) is recorded here, whether the rule is entered or not.
+ * the list and block quote rules record of the line they are tried on (whether it would interrupt
+ * an open block) is recorded here, whether a rule is entered or not.
  */
 function startingAt(name: string, rule: BlockRule): BlockRule {
   const opens = new Uint8Array(128);
   for (const char of FIRST_CHARACTERS[name] ?? '') opens[char.charCodeAt(0)] = 1;
-  const container = name === 'blockquote' || name === 'list';
+  // The block quote rule is tried on every line the list rule is, right before it: it records
+  // for both.
+  const records = name === 'blockquote';
+  const thematic = name === 'hr';
   return (state, startLine, endLine, silent) => {
-    if (container && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
-    return opens[state.src.charCodeAt((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))] === 1 && rule(state, startLine, endLine, silent);
+    if (records && !silent && followsOpenBlock(state, startLine)) (state.env as ParseEnv).interruptLine = startLine;
+    const at = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+    return opens[state.src.charCodeAt(at)] === 1 && (!thematic || markerRepeats(state, startLine, at)) && rule(state, startLine, endLine, silent);
   };
+}
+
+/**
+ * Whether the first character past the marker at `at` and the spaces and tabs after it is the
+ * marker again. A thematic break is nothing but three or more of one marker and spaces or tabs,
+ * and markdown-it's rule returns false, having changed nothing, on a line where it is not: a list
+ * item (`- [ ] task`), which every line of a list is tried for several times, never is.
+ */
+function markerRepeats(state: StateBlock, line: number, at: number): boolean {
+  const { src } = state;
+  const end = state.eMarks[line] ?? 0;
+  let next = at + 1;
+  while (next < end && (src.charCodeAt(next) === 0x20 || src.charCodeAt(next) === 0x09)) next += 1;
+  return next < end && src.charCodeAt(next) === src.charCodeAt(at);
 }
 
 function replaceBlockRule(md: MarkdownIt, name: string, wrap: (original: BlockRule) => BlockRule): void {
@@ -585,7 +658,8 @@ function markColumns(state: StateBlock, from: number): void {
   const { starts } = state.env as ParseEnv;
   for (let i = from; i < state.tokens.length; i += 1) {
     const token = state.tokens[i] as Token;
-    if (token.map === null || token.meta?.['column'] !== undefined || token.nesting < 0) continue;
+    // An inline token's column is never read: its block's is.
+    if (token.map === null || token.nesting < 0 || token.type === 'inline' || token.meta?.['column'] !== undefined) continue;
     const line = token.map[0];
     const column = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0) - (starts[line] ?? 0) + 1;
     // Almost every token has no meta yet: a plain object costs less than a spread of nothing.

@@ -133,6 +133,9 @@ type PlainText = (node: Nodes) => string;
 function plainText(): PlainText {
   const known = new Map<Nodes, string>();
   return (node) => {
+    // A node of one child or none has its text without a join: looking it up would cost more.
+    const children = (node as { children?: Nodes[] }).children;
+    if (children === undefined || children.length <= 1) return textOf(node);
     let text = known.get(node);
     if (text === undefined) {
       text = textOf(node);
@@ -194,12 +197,16 @@ function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
   const paragraph = item.children[0];
   const children: ListEntry[] = [];
   if (depth === 0) {
-    for (const child of item.children) if (child.type === 'list') for (const nested of child.children) children.push(listEntry(nested, plain, 1));
+    for (let index = 0; index < item.children.length; index += 1) {
+      const child = item.children[index] as RootContent;
+      if (child.type === 'list') for (let nested = 0; nested < child.children.length; nested += 1) children.push(listEntry(child.children[nested] as ListItem, plain, 1));
+    }
   }
   if (paragraph?.type !== 'paragraph') return { text: '', children, position: start(item) };
   let opening: PhrasingContent | undefined;
   let marked: PhrasingContent | undefined;
-  for (const child of paragraph.children) {
+  for (let index = 0; index < paragraph.children.length; index += 1) {
+    const child = paragraph.children[index] as PhrasingContent;
     if (opening === undefined && (child.type !== 'text' || NOT_SPACE.test(child.value))) opening = child;
     if (child.type === 'strong' || child.type === 'inlineCode') {
       marked = child;
@@ -212,18 +219,20 @@ function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
 
 function readTasks(root: Root, plain: PlainText): Task[] {
   const tasks: Task[] = [];
-  // List items sit in lists, lists in list items, block quotes and the root: nowhere else.
-  const walk = (nodes: readonly Nodes[]): void => {
-    for (const node of nodes) {
-      if (node.type === 'listItem') {
-        const task = taskOf(node, plain);
-        if (task) tasks.push(task);
-      }
-      if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') walk(node.children);
-    }
-  };
-  walk(root.children);
+  tasksIn(root.children, plain, tasks);
   return tasks;
+}
+
+// List items sit in lists, lists in list items, block quotes and the root: nowhere else.
+function tasksIn(nodes: readonly Nodes[], plain: PlainText, tasks: Task[]): void {
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index] as Nodes;
+    if (node.type === 'listItem') {
+      const task = taskOf(node, plain);
+      if (task) tasks.push(task);
+    }
+    if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') tasksIn(node.children, plain, tasks);
+  }
 }
 
 function taskOf(item: ListItem, plain: PlainText): Task | undefined {
@@ -251,17 +260,24 @@ function taskOf(item: ListItem, plain: PlainText): Task | undefined {
 
 function readTables(root: Root, plain: PlainText): Table[] {
   const tables: Table[] = [];
-  let heading: string | undefined;
-  const walk = (nodes: readonly RootContent[]): void => {
-    for (const node of nodes) {
-      if (node.type === 'heading') heading = headingTitle(node, plain);
-      else if (node.type === 'table') tables.push(tableOf(node, heading));
-      else if (node.type === 'list') for (const item of node.children) walk(item.children);
-      else if (node.type === 'blockquote') walk(node.children);
-    }
-  };
-  walk(root.children);
+  tablesIn(root.children, plain, { tables, heading: undefined });
   return tables;
+}
+
+// The tables found so far, and the title of the last heading before the next one.
+interface TableWalk {
+  readonly tables: Table[];
+  heading: string | undefined;
+}
+
+function tablesIn(nodes: readonly RootContent[], plain: PlainText, walk: TableWalk): void {
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index] as RootContent;
+    if (node.type === 'heading') walk.heading = headingTitle(node, plain);
+    else if (node.type === 'table') walk.tables.push(tableOf(node, walk.heading));
+    else if (node.type === 'list') for (let item = 0; item < node.children.length; item += 1) tablesIn((node.children[item] as ListItem).children, plain, walk);
+    else if (node.type === 'blockquote') tablesIn(node.children, plain, walk);
+  }
 }
 
 function readStatements(root: Root, plain: PlainText): Statement[] {
@@ -276,7 +292,8 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
     if (text !== '') statements.push({ text, lead, section, listDepth, position });
   };
   const list = (node: List, depth: number): void => {
-    for (const item of node.children) {
+    for (let at = 0; at < node.children.length; at += 1) {
+      const item = node.children[at] as ListItem;
       const children = item.children;
       for (let index = 0; index < children.length; index += 1) {
         const child = children[index] as RootContent;
@@ -285,7 +302,8 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
       }
     }
   };
-  for (const node of root.children) {
+  for (let index = 0; index < root.children.length; index += 1) {
+    const node = root.children[index] as RootContent;
     if (node.type === 'heading') section = headingTitle(node, plain);
     else if (node.type === 'paragraph') paragraph(node, 0);
     else if (node.type === 'list') list(node, 1);
@@ -306,7 +324,7 @@ function tableOf(node: MdTable, section: string | undefined): Table {
 
 function cellTexts(row: MdTable['children'][number]): string[] {
   const cells: string[] = [];
-  for (const cell of row.children) cells.push(textOf(cell).trim());
+  for (let index = 0; index < row.children.length; index += 1) cells.push(textOf(row.children[index] as MdTable['children'][number]['children'][number]).trim());
   return cells;
 }
 
