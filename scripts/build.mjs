@@ -40,8 +40,9 @@ async function asciiOnly(file) {
   await writeFile(file, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-// A representative run (a check that reads every kind of artifact, then a report) compiles the
-// functions a start-up needs; the launcher then saves V8's code cache for them beside the bundle.
+// A representative run (a check that reads every kind of artifact, then a report and a Stop
+// hook) compiles the functions a start-up needs; the launcher then saves V8's code cache for
+// them beside the bundle.
 async function writeCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-build-'));
   try {
