@@ -2,7 +2,7 @@
 // report's worker threads run the same bundle through the same cache), and the library packages'
 // dist/ (JavaScript + declarations) for other tools.
 import { build } from 'esbuild';
-import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ await rm(cliDist, { recursive: true, force: true });
 // One CommonJS file per entry: V8's code cache (see bin/the-loop.cjs) works for scripts, and
 // lazily imported commands become lazily initialised modules inside the bundle.
 await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
+await asciiOnly(`${cliDist}/the-loop.cjs`);
 await writeWorkerEntry(cliDist);
 await writeCodeCache();
 // The configuration's JSON Schema ships with the CLI: `the-loop init` links it from the file it writes.
@@ -28,8 +29,20 @@ const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-// A representative run (a check that reads every kind of artifact, then a report) compiles the
-// functions a start-up needs; the launcher then saves V8's code cache for them beside the bundle.
+// esbuild writes strings, templates and identifiers in ASCII, but leaves regular-expression
+// literals as written, and a few dashes there made the whole bundle a two-byte string: V8 reads
+// and scans a one-byte source faster. Each such character becomes its `\u` escape, the same
+// character in a regular expression, unless a backslash comes before it (an identity escape,
+// which the escape would turn into a literal backslash): the build stops then.
+async function asciiOnly(file) {
+  const source = await readFile(file, 'utf8');
+  if (/\\[^\0-\x7f]/.test(source)) throw new Error('the CLI bundle escapes a non-ASCII character in a regular expression: write it as its \\u escape in the source');
+  await writeFile(file, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+// A representative run (a check that reads every kind of artifact, then a report and a Stop
+// hook) compiles the functions a start-up needs; the launcher then saves V8's code cache for
+// them beside the bundle.
 async function writeCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-build-'));
   try {
@@ -39,10 +52,17 @@ async function writeCodeCache() {
     await writeFile(join(item, 'design.md'), '---\nstatus: draft\n---\n# D\n\n## Security design\n\nTokens stay on the server.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
     await writeFile(join(item, 'tasks.md'), '# T\n\n- [x] one\n- [ ] two\n* [~] three\n');
     await writeFile(join(item, 'execution-log.md'), '---\nphase: needs-review\n---\n# L\n\n## Review cycles\n\n| Round | Type | Outcome |\n|---|---|---|\n| 1 | self | zero |\n');
-    // A report too: its own functions (and a cached reading of the same artifacts) are compiled then.
-    const also = [['report', '--repo', dir, '--format', 'json']];
+    // A report too: its own functions (and a cached reading of the same artifacts) are compiled
+    // then; and a Stop hook, which runs on every agent turn, with a payload on stdin as a harness
+    // gives it.
+    const also = [
+      ['report', '--repo', dir, '--format', 'json'],
+      ['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1'],
+    ];
+    const payload = JSON.stringify({ session_id: 'build', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
     const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, 'check', 'issue-1', '--repo', dir, '--format', 'json'], {
       env: { ...process.env, THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
+      input: payload,
       encoding: 'utf8',
     });
     if (run.status !== 1 || !existsSync(`${cliDist}/the-loop.cjs.cache`)) {

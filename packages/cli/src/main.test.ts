@@ -1,6 +1,6 @@
 // The first minutes with the CLI: a typo gets a did-you-mean on one clean line, a command works
 // from any subfolder of the project, colour can be turned off, and a fix names the real work item.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -179,5 +179,21 @@ describe('the built CLI reads character references as the sources do', () => {
     expect(built.stderr).toBe('');
     expect(built.stdout).toContain('Trust boundary \\"Tokéns & keys\\"');
     expect(built.stdout).toBe((await run(dir, argv)).stdout);
+  });
+});
+
+describe('the built CLI takes digests through crypto loaded on first use', () => {
+  // The bundle requires node:crypto when a digest or random name is first taken (scripts/cli-bundle.mjs).
+  it('a check writes its cache and a second one reads it, as in process', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
+    const argv = ['check', 'issue-1', '--repo', dir, '--format', 'json'];
+    const first = await runBuiltCli(argv, { cwd: dir });
+    expect(first.stderr).toBe('');
+    const bucket = (await readdir(join(dir, '.the-loop/local/cache/artifacts'))).find((name) => /^[0-9a-f]{2}$/.test(name));
+    expect(bucket).toBeDefined();
+    expect((await readdir(join(dir, '.the-loop/local/cache/artifacts', bucket as string))).some((name) => /^[0-9a-f]{64}\.v\d+\.f\d+\.json$/.test(name))).toBe(true);
+    const second = await runBuiltCli(argv, { cwd: dir });
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toBe((await run(dir, [...argv, '--no-cache'])).stdout);
   });
 });

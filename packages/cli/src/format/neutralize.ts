@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { Writable } from 'node:stream';
+import { EventEmitter } from 'node:events';
 
 // What a terminal (or a log viewer) acts on instead of showing: the C0 controls but tab and
 // newline, DEL, the C1 controls (U+009B is a one-character CSI), and the bidirectional
@@ -25,30 +25,55 @@ export function neutralize(text: string): string {
 /**
  * `target` with every write neutralised: how stdout and stderr reach people. With `colors`,
  * colour sequences pass (an artifact can at most colour its own text); nothing else does.
+ * Every write is passed on at once, so nothing waits in this wrapper when the process exits;
+ * it is no `stream.Writable`, whose module is a millisecond of a start-up that needs no other.
  */
 export function neutralizing<T extends NodeJS.WritableStream & { isTTY?: boolean }>(target: T, colors: boolean): NodeJS.WritableStream & { isTTY?: boolean } {
-  const decoder = new StringDecoder('utf8');
-  const safe = (text: string) => (colors ? text.replace(COLOR_OR_UNSAFE, (match, color: string | undefined) => color ?? escaped(match)) : neutralize(text));
+  return new Neutralizing(target, colors);
+}
+
+type Callback = (error?: Error | null) => void;
+
+class Neutralizing extends EventEmitter implements NodeJS.WritableStream {
+  writable = true;
+  readonly isTTY: boolean;
+  private readonly decoder = new StringDecoder('utf8');
   // Whether the target's buffer is full: its backpressure is the wrapper's, so a writer that
   // waits for 'drain' (report, over any number of work items) never has its output held whole
   // in memory when stdout is a pipe read slowly.
-  let full = false;
-  const stream = new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, done) {
-      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      if (text !== '' && !target.write(safe(text)) && !full) {
-        full = true;
-        target.once('drain', () => {
-          full = false;
-          stream.emit('drain');
-        });
-      }
-      // Passed on at once: nothing waits in this wrapper when the process exits.
-      done();
-    },
-  });
-  const accept = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((...args: unknown[]) => accept(...args) && !full) as Writable['write'];
-  return Object.assign(stream, { isTTY: target.isTTY === true });
+  private full = false;
+
+  constructor(
+    private readonly target: NodeJS.WritableStream,
+    private readonly colors: boolean,
+  ) {
+    super();
+    this.isTTY = (target as { isTTY?: boolean }).isTTY === true;
+  }
+
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (text !== '' && !this.target.write(this.safe(text)) && !this.full) {
+      this.full = true;
+      this.target.once('drain', () => {
+        this.full = false;
+        this.emit('drain');
+      });
+    }
+    if (done) process.nextTick(done);
+    return !this.full;
+  }
+
+  end(...args: unknown[]): this {
+    const done = args.find((arg): arg is Callback => typeof arg === 'function');
+    if (args.length > 0 && typeof args[0] !== 'function') this.write(args[0] as string | Uint8Array);
+    this.writable = false;
+    if (done) process.nextTick(done);
+    return this;
+  }
+
+  private safe(text: string): string {
+    return this.colors ? text.replace(COLOR_OR_UNSAFE, (match, color: string | undefined) => color ?? escaped(match)) : neutralize(text);
+  }
 }

@@ -106,6 +106,21 @@ describe('fdWriter', () => {
     }
   });
 
+  it('reports a reader that has gone once, as an error event, and fails every write after it', async () => {
+    // A reader that closes its end of the pipe, says so, and stays until it is killed.
+    const child = spawn(process.execPath, ['-e', "require('fs').closeSync(0); process.stdout.write('closed'); setInterval(() => {}, 1000)"], { stdio: ['pipe', 'pipe', 'ignore'] });
+    await once(child.stdout as NodeJS.ReadableStream, 'data');
+    const writer = fdWriter((child.stdin as unknown as { _handle: { fd: number } })._handle.fd, () => {
+      throw new Error('no fallback: the descriptor refuses nothing');
+    });
+    const errors: string[] = [];
+    writer.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? ''));
+    const written = (text: string) => new Promise<string | undefined>((resolve) => writer.write(text, (error) => resolve((error as NodeJS.ErrnoException | null | undefined)?.code)));
+    expect(await Promise.all([written('one'), written('two')])).toEqual(['EPIPE', 'EPIPE']);
+    expect(errors).toEqual(['EPIPE']);
+    child.kill();
+  });
+
   it('is a terminal only on a character device that is one', async () => {
     const { local, close } = await socketPair();
     try {

@@ -1,5 +1,5 @@
+import { EventEmitter } from 'node:events';
 import { fstatSync, writeSync } from 'node:fs';
-import { Writable } from 'node:stream';
 
 /** A writable for the process's own output: what a command prints, and whether a terminal shows it. */
 export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
@@ -7,46 +7,77 @@ export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
 /**
  * A writable that writes straight to a file descriptor (1 or 2), synchronously, as Node's own
  * streams write to files and pipes. Creating `process.stdout` for a pipe loads Node's socket
- * modules, a few milliseconds on every run, when most commands print once and exit.
+ * modules, a few milliseconds on every run, when most commands print once and exit; and it is
+ * no `stream.Writable`, whose module is a millisecond of every start-up that needs no other.
  * A descriptor the parent left non-blocking can refuse a write (`EAGAIN`); that write and every
- * later one then go, in order, through the stream `fallback` gives, which waits for the reader.
- * Errors (`EPIPE` when the reader has gone) are the writable's `error` events, as a stream's are.
+ * later one then go, in order, through the stream `fallback` gives, which waits for the reader
+ * (its backpressure and `drain` are this writer's). Errors (`EPIPE` when the reader has gone)
+ * are `error` events, emitted once, as a stream's are; a write after one fails with it.
  */
 export function fdWriter(fd: number, fallback: () => NodeJS.WritableStream): Output {
-  let handedTo: NodeJS.WritableStream | undefined;
-  let tty: boolean | undefined;
-  const writable = new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, done) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      if (handedTo) {
-        handedTo.write(bytes, done);
-        return;
-      }
-      let at = 0;
-      try {
-        while (at < bytes.length) at += writeSync(fd, bytes, at);
-        done();
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN') {
-          handedTo = fallback();
-          handedTo.on('error', (failure) => writable.destroy(failure));
-          handedTo.write(bytes.subarray(at), done);
-        } else if (code === 'EBADF') {
-          // A closed descriptor (`2>&-`): Node's own stream drops what is written to it, and so does this.
-          done();
-        } else {
-          done(error as Error);
-        }
-      }
-    },
-  });
-  Object.defineProperty(writable, 'isTTY', {
+  return new FdOutput(fd, fallback);
+}
+
+type Callback = (error?: Error | null) => void;
+
+class FdOutput extends EventEmitter implements Output {
+  writable = true;
+  private handedTo: NodeJS.WritableStream | undefined;
+  private failed: Error | undefined;
+  private tty: boolean | undefined;
+
+  constructor(
+    private readonly fd: number,
+    private readonly fallback: () => NodeJS.WritableStream,
+  ) {
+    super();
+  }
+
+  get isTTY(): boolean {
     // Only a character device can be a terminal: a pipe or a file never loads the terminal module.
-    get: () => (tty ??= isCharacterDevice(fd) && process.getBuiltinModule('node:tty').isatty(fd)),
-  });
-  return writable as Writable & { readonly isTTY: boolean };
+    return (this.tty ??= isCharacterDevice(this.fd) && process.getBuiltinModule('node:tty').isatty(this.fd));
+  }
+
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
+    if (this.failed) return this.fail(this.failed, done, false);
+    if (this.handedTo) return this.handedTo.write(bytes, done);
+    let at = 0;
+    try {
+      while (at < bytes.length) at += writeSync(this.fd, bytes, at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        const handedTo = (this.handedTo = this.fallback());
+        handedTo.on('error', (failure: Error) => this.fail(failure, undefined, !this.failed));
+        handedTo.on('drain', () => this.emit('drain'));
+        return handedTo.write(bytes.subarray(at), done);
+      }
+      // A closed descriptor (`2>&-`): Node's own stream drops what is written to it, and so does this.
+      if (code !== 'EBADF') return this.fail(error as Error, done, true);
+    }
+    if (done) process.nextTick(done);
+    return true;
+  }
+
+  end(...args: unknown[]): this {
+    const done = args.find((arg): arg is Callback => typeof arg === 'function');
+    if (args.length > 0 && typeof args[0] !== 'function') this.write(args[0] as string | Uint8Array, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
+    this.writable = false;
+    if (done) this.write(Buffer.alloc(0), () => done());
+    return this;
+  }
+
+  // Reported after the write returns, as a stream reports it; the event only for the first error.
+  private fail(error: Error, done: Callback | undefined, emit: boolean): false {
+    this.failed ??= error;
+    process.nextTick(() => {
+      done?.(error);
+      if (emit) this.emit('error', error);
+    });
+    return false;
+  }
 }
 
 function isCharacterDevice(fd: number): boolean {

@@ -8,17 +8,25 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-// Values read from bytes, by the SHA-256 of those bytes.
-const digests = new WeakMap<object, string>();
+// Values read from bytes, by the SHA-256 of those bytes, or how to take it when first asked for.
+const digests = new WeakMap<object, string | (() => string)>();
 
-/** Note that `value` is what was read from bytes whose SHA-256 is `digest`, and nothing else. */
-export function readFrom(value: object, digest: string): void {
+/**
+ * Note that `value` is what was read from bytes whose SHA-256 is `digest`, and nothing else. A
+ * function is called for the digest when it is first asked for: a run that never asks (one
+ * without caches) then never loads `crypto`, a few milliseconds of its start-up.
+ */
+export function readFrom(value: object, digest: string | (() => string)): void {
   digests.set(value, digest);
 }
 
 /** The SHA-256 of the bytes `value` was read from, when that was noted (artifact sources read through the cache, the configuration). */
 export function digestReadFrom(value: object): string | undefined {
-  return digests.get(value);
+  const digest = digests.get(value);
+  if (typeof digest !== 'function') return digest;
+  const taken = digest();
+  digests.set(value, taken);
+  return taken;
 }
 
 /**

@@ -71,7 +71,7 @@ export async function loadRepo(root: string): Promise<Repo> {
   }
   // The configuration is a function of the file's name and text (none: the defaults): what is
   // computed from it is keyed by their digest rather than by the whole compiled graph.
-  readFrom(config, sha256(read));
+  readFrom(config, () => sha256(read));
   let collaborators: readonly Collaborator[] = [];
   const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
