@@ -285,7 +285,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // a comment on a line indented less than its list item's text, where it is paragraph text; a
       // list item after a block quote in a list item, on a line that is in neither; a parenthesised
       // title holding a `(`, on the line after a definition; a task check alone on its line before
-      // a lone tag line, past an unclosed front-matter line.
+      // a lone tag line, past an unclosed front-matter line; a prompt after a code span that runs
+      // over a `\r\n` and holds the same prompt.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -298,6 +299,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['- a\n  1.   word\n   - >word\n    - [x] \n'],
         ['[ref]: /u\n(\n![alt *x*](i.png)\n'],
         ['---\n1. [ ] \n<describe it>\n'],
+        ['`\nword\r\n<describe it>` spaced `<describe it>\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.
