@@ -277,7 +277,7 @@ describe('the fast markdown tree reads what remark reads', () => {
   it('on generated markdown: every block and inline construct, nested, with any line ending', () => {
     [compared, skipped] = [0, 0];
     fc.assert(fc.property(document, expectSameFacts), {
-      ...fuzzRuns(1000),
+      ...fuzzRuns(process.env, 1000),
       // Found by earlier runs: a prompt in what micromark, past an unclosed front-matter line, reads
       // as a code span; a header row whose closing pipe follows an escaped backslash; a header cell of
       // a no-break space alone; a shortcut reference before a parenthesis that opens nothing; a

@@ -26,7 +26,7 @@ describe('blockState', () => {
         expect([fast.src, fast.bMarks, fast.eMarks, fast.tShift, fast.sCount, fast.bsCount, fast.lineMax]).toEqual([own.src, own.bMarks, own.eMarks, own.tShift, own.sCount, own.bsCount, own.lineMax]);
         expect(env.starts).toEqual(lineStarts(src));
       }),
-      fuzzRuns(2000),
+      fuzzRuns(process.env, 2000),
     );
   });
 });

@@ -52,7 +52,7 @@ describe('parseArtifact: properties', () => {
       fc.property(anyText, (text) => {
         expect(JSON.stringify(extractFacts(text))).toBe(JSON.stringify(referenceFacts(text, markdownTree)));
       }),
-      fuzzRuns(500),
+      fuzzRuns(process.env, 500),
     );
   });
 
