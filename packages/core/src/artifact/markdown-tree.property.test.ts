@@ -286,7 +286,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // list item after a block quote in a list item, on a line that is in neither; a parenthesised
       // title holding a `(`, on the line after a definition; a task check alone on its line before
       // a lone tag line, past an unclosed front-matter line; a prompt after a code span that runs
-      // over a `\r\n` and holds the same prompt.
+      // over a `\r\n` and holds the same prompt; emphasis runs left between a matched pair, which pair
+      // among themselves.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -300,6 +301,8 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['[ref]: /u\n(\n![alt *x*](i.png)\n'],
         ['---\n1. [ ] \n<describe it>\n'],
         ['`\nword\r\n<describe it>` spaced `<describe it>\n'],
+        ['1.   word\n    ```**strong****strong******both***\n'],
+        ['**a****b******c***\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.
