@@ -274,15 +274,16 @@ function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) =>
 }
 
 /**
- * `[ref](` with nothing but whitespace after the parenthesis: markdown-it gives the link up,
- * where CommonMark (and micromark) read the shortcut reference `[ref]` and then the text `(`.
- * The rule is run again with the parenthesis out of its reach.
+ * `[ref](` that opens no link: CommonMark (and micromark) read the shortcut reference `[ref]`
+ * and then the text `(`. markdown-it gives the link up with nothing but whitespace after the
+ * parenthesis, and reads `[ref](x[y]` as the reference `[ref][y]` (it steps over one character
+ * past where the destination failed). The rule is run again with the parenthesis out of its reach.
  */
 function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const labelStart = state.src.charCodeAt(state.pos) === 0x21 ? state.pos + 1 : state.pos;
   if (state.src.charCodeAt(labelStart) !== 0x5b) return false;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
-  if (labelEnd < 0 || state.src.charCodeAt(labelEnd + 1) !== 0x28 || !/^[ \t\n]*$/.test(state.src.slice(labelEnd + 2, state.posMax))) return false;
+  if (labelEnd < 0 || state.src.charCodeAt(labelEnd + 1) !== 0x28) return false;
   const max = state.posMax;
   state.posMax = labelEnd + 1;
   const taken = rule(state, silent);
