@@ -257,20 +257,24 @@ export function paddedCode(raw: string): boolean {
 /**
  * A shortcut reference (`[ref]` alone) right before another `[` is no link for micromark,
  * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
+ * And a reference markdown-it found past a parenthesis that opens no link (`[ref](x y[y]`, see
+ * {@link referenceBeforeParenthesis}) is read again as the shortcut reference `[ref]`.
  */
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   const count = state.tokens.length;
   const pending = state.pending;
   if (!rule(state, silent)) return referenceBeforeParenthesis(rule, state, silent);
-  if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
+  const bracket = state.src.charCodeAt(state.pos) === 0x5b;
+  if (!bracket && state.src.charCodeAt(state.pos - 1) !== 0x5d) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
-  if (state.pos !== labelEnd + 1) return true;
+  const pastParenthesis = state.pos > labelEnd + 1 && state.src.charCodeAt(labelEnd + 1) === 0x28 && state.src.charCodeAt(state.pos - 1) === 0x5d;
+  if (!pastParenthesis && (!bracket || state.pos !== labelEnd + 1)) return true;
   state.pos = start;
   state.tokens.length = count;
   state.pending = pending;
-  return false;
+  return pastParenthesis && referenceBeforeParenthesis(rule, state, silent);
 }
 
 /**
