@@ -287,7 +287,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // title holding a `(`, on the line after a definition; a task check alone on its line before
       // a lone tag line, past an unclosed front-matter line; a prompt after a code span that runs
       // over a `\r\n` and holds the same prompt; emphasis runs left between a matched pair, which pair
-      // among themselves; a shortcut reference before a parenthesis that opens no link and a bracket.
+      // among themselves; a shortcut reference before a parenthesis that opens no link and a bracket;
+      // indented code after an empty list item and two blank lines, then a list item numbered 2.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -305,6 +306,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['**a****b******c***\n'],
         ['[ref]: http://r.test\n[ref](![link](http://x.test "t")\n'],
         ['[ref]: /u\n[y]: /v\n\n[ref](x y[y] and ![ref](x y[y]\n'],
+        ['10. \n\n\n    - [x] \n  2)  word\n   ```\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

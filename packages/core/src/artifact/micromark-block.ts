@@ -609,7 +609,11 @@ function startsAfterClosedContainer(state: StateBlock): boolean {
   const line = code.map[0];
   for (let at = tokens.length - 3; at >= 0; at -= 1) {
     const open = tokens[at] as Token;
-    if (open.level === close.level && open.nesting === 1) return open.map?.[1] === line && (open.type !== 'blockquote_open' || !state.isEmpty(line - 1));
+    if (open.level !== close.level || open.nesting !== 1) continue;
+    const end = open.map?.[1];
+    // A list's blank lines may come before the code (markdown-it ends the list before them).
+    if (open.type === 'blockquote_open') return end === line && !state.isEmpty(line - 1);
+    return end !== undefined && end <= line && allBlank(state, end, line);
   }
   return false;
 }
