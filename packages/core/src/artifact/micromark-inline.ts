@@ -202,15 +202,17 @@ function pairRuns(delimiters: Delimiter[], runs: DelimiterRun[], among: readonly
 
 /** Pair what is left of the runs between `from` and `to` among itself, then drop them. */
 function pairBetween(delimiters: Delimiter[], runs: DelimiterRun[], from: number, to: number): void {
-  const left: DelimiterRun[] = [];
+  // Almost every pair is two runs side by side (`**Term**`).
+  if (from + 1 >= to) return;
+  let left: DelimiterRun[] | undefined;
   for (let at = from + 1; at < to; ) {
     const run = runs[at] as DelimiterRun;
-    if (run.low <= run.high) left.push(run);
+    if (run.low <= run.high) (left ??= []).push(run);
     at = run.skipTo ?? at + 1;
   }
   const first = runs[from + 1] as DelimiterRun;
-  if (from + 1 < to) first.skipTo = Math.max(first.skipTo ?? 0, to);
-  if (left.length === 0) return;
+  first.skipTo = Math.max(first.skipTo ?? 0, to);
+  if (!left) return;
   if (left.length > 1) pairRuns(delimiters, runs, left);
   for (const run of left) run.low = run.high + 1;
 }
