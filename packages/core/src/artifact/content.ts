@@ -158,9 +158,10 @@ export function templatePromptsIn(root: Root, text: string): { line: number; col
     byLine.set(found.line, entry);
   };
   // A prompt-like phrase in a code span is no prompt, and no later prompt is searched inside it:
-  // the search moves past the span's text, line by line, as far as it finds it.
+  // the search moves past the span's text, line by line, as far as it finds it (remark keeps the
+  // file's line endings in a span, the fast tree `\n`).
   const pass = (code: string, from: number): void => {
-    const [first = '', ...rest] = code.split('\n');
+    const [first = '', ...rest] = code.split(/\r\n|\r|\n/);
     const found = find(first, from);
     if (!found) return;
     cursor = { line: found.line, column: found.column + first.length };

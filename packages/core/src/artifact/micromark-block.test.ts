@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import markdownIt, { type Token } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns } from '../test-support/fuzz.js';
 import { blockState, type ParseEnv } from './micromark-block.js';
 
 // Where each line starts, as the tree's positions count lines: every `\n` starts one.
@@ -25,7 +26,7 @@ describe('blockState', () => {
         expect([fast.src, fast.bMarks, fast.eMarks, fast.tShift, fast.sCount, fast.bsCount, fast.lineMax]).toEqual([own.src, own.bMarks, own.eMarks, own.tShift, own.sCount, own.bsCount, own.lineMax]);
         expect(env.starts).toEqual(lineStarts(src));
       }),
-      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2000) },
+      fuzzRuns(process.env, 2000),
     );
   });
 });

@@ -37,6 +37,7 @@ export function markdownReader(): MarkdownIt {
   // mdast keeps every destination as written, `javascript:` included; none is needed here.
   md.normalizeLink = (url) => url;
   md.validateLink = () => true;
+  md.helpers.parseLinkTitle = (str, start, max, previous) => linkTitle(md, str, start, max, previous);
   md.block.ruler.at('table', gfmTable, { alt: ['paragraph', 'reference'] });
   for (const rule of [...md.block.ruler.__rules__]) replaceBlockRule(md, rule.name, (original) => withColumns(original));
   replaceBlockRule(md, 'reference', (original) => (state, startLine, endLine, silent) => definitions(md, original, state, startLine, endLine, silent));
@@ -63,6 +64,38 @@ export function markdownReader(): MarkdownIt {
   readInlineAsMicromark(md);
   reader = md;
   return md;
+}
+
+type LinkTitle = ReturnType<MarkdownIt['helpers']['parseLinkTitle']>;
+
+/**
+ * A link title, in a definition or an inline link, read as micromark reads it: one in
+ * parentheses ends at the first `)` not escaped, whatever `(` it holds (markdown-it, as
+ * CommonMark's text says, refuses a `(` not escaped there). `previous` is the title read so far
+ * when it runs over a line ending.
+ */
+function linkTitle(md: MarkdownIt, str: string, start: number, max: number, previous?: LinkTitle): LinkTitle {
+  const title: LinkTitle = { ok: false, can_continue: false, pos: 0, str: previous?.str ?? '', marker: previous?.marker ?? 0 };
+  let from = start;
+  if (!previous) {
+    const marker = from < max ? str.charCodeAt(from) : 0;
+    if (marker !== 0x22 && marker !== 0x27 && marker !== 0x28) return title;
+    title.marker = marker === 0x28 ? 0x29 : marker;
+    from += 1;
+  }
+  for (let at = from; at < max; at += 1) {
+    const code = str.charCodeAt(at);
+    if (code === title.marker) {
+      title.pos = at + 1;
+      title.str += md.utils.unescapeAll(str.slice(from, at));
+      title.ok = true;
+      return title;
+    }
+    if (code === 0x5c && at + 1 < max) at += 1;
+  }
+  title.can_continue = true;
+  title.str += md.utils.unescapeAll(str.slice(from, max));
+  return title;
 }
 
 /**
@@ -576,7 +609,11 @@ function startsAfterClosedContainer(state: StateBlock): boolean {
   const line = code.map[0];
   for (let at = tokens.length - 3; at >= 0; at -= 1) {
     const open = tokens[at] as Token;
-    if (open.level === close.level && open.nesting === 1) return open.map?.[1] === line && (open.type !== 'blockquote_open' || !state.isEmpty(line - 1));
+    if (open.level !== close.level || open.nesting !== 1) continue;
+    const end = open.map?.[1];
+    // A list's blank lines may come before the code (markdown-it ends the list before them).
+    if (open.type === 'blockquote_open') return end === line && !state.isEmpty(line - 1);
+    return end !== undefined && end <= line && allBlank(state, end, line);
   }
   return false;
 }

@@ -136,15 +136,21 @@ interface DelimiterRun {
   readonly marker: number;
   readonly open: boolean;
   readonly close: boolean;
-  /** The run's delimiters still unmatched: `low`..`high` in the delimiter list. */
+  /** The run's place among the paragraph's runs. */
+  readonly at: number;
+  /** The run's delimiters still unmatched: `low`..`high` in the delimiter list (none once it is dropped). */
   low: number;
   high: number;
+  /** Where the next run not yet dropped may be, when the runs from here on were dropped together. */
+  skipTo?: number;
 }
 
 /**
  * Pair emphasis delimiter runs as micromark does: a closing run takes the nearest open run of
  * its marker, two characters at a time when both have two; the rule of three compares what is
- * left of each run (CommonMark compares whole runs); runs between a matched pair are dropped.
+ * left of each run (CommonMark compares whole runs). What is left of the runs between a matched
+ * pair is paired among itself, with the sizes left then (`**a****b******c***` holds
+ * `**b**` within `**…**`), and dropped from the runs around.
  * markdown-it's emphasis rule then turns the pairs into `em`/`strong` tokens.
  */
 function pairEmphasis(delimiters: Delimiter[]): void {
@@ -154,13 +160,18 @@ function pairEmphasis(delimiters: Delimiter[]): void {
     const delimiter = delimiters[index] as Delimiter;
     const last = runs[runs.length - 1];
     if (last && last.marker === delimiter.marker && delimiters[last.high]?.token === delimiter.token - 1) last.high = index;
-    else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, low: index, high: index });
+    else runs.push({ marker: delimiter.marker, open: delimiter.open, close: delimiter.close, at: runs.length, low: index, high: index });
   }
+  pairRuns(delimiters, runs, runs);
+}
+
+/** Pair `among`, runs of `runs` in order, as {@link pairEmphasis} describes. */
+function pairRuns(delimiters: Delimiter[], runs: DelimiterRun[], among: readonly DelimiterRun[]): void {
   // Open runs by marker, in order: a marker's list is at its place in `markers` (`*` and `_`,
   // rarely both), looked up without a map or an iterator's entries.
   const markers: number[] = [];
   const openers: DelimiterRun[][] = [];
-  for (const closer of runs) {
+  for (const closer of among) {
     let place = markers.indexOf(closer.marker);
     if (place < 0) {
       place = markers.length;
@@ -176,16 +187,34 @@ function pairEmphasis(delimiters: Delimiter[]): void {
       for (let n = 0; n < use; n += 1) (delimiters[opener.high - n] as Delimiter).end = closer.low + n;
       opener.high -= use;
       closer.low += use;
-      // Open runs between the pair are dropped, of either marker.
+      // Open runs between the pair leave the lists, of either marker.
       own.length = opener.low <= opener.high ? found + 1 : found;
       for (let other = 0; other < openers.length; other += 1) {
         if (other === place) continue;
         const others = openers[other] as DelimiterRun[];
         while (others.length > 0 && (others[others.length - 1] as DelimiterRun).low > opener.low) others.pop();
       }
+      pairBetween(delimiters, runs, opener.at, closer.at);
     }
     if (closer.open && closer.low <= closer.high) own.push(closer);
   }
+}
+
+/** Pair what is left of the runs between `from` and `to` among itself, then drop them. */
+function pairBetween(delimiters: Delimiter[], runs: DelimiterRun[], from: number, to: number): void {
+  // Almost every pair is two runs side by side (`**Term**`).
+  if (from + 1 >= to) return;
+  let left: DelimiterRun[] | undefined;
+  for (let at = from + 1; at < to; ) {
+    const run = runs[at] as DelimiterRun;
+    if (run.low <= run.high) (left ??= []).push(run);
+    at = run.skipTo ?? at + 1;
+  }
+  const first = runs[from + 1] as DelimiterRun;
+  first.skipTo = Math.max(first.skipTo ?? 0, to);
+  if (!left) return;
+  if (left.length > 1) pairRuns(delimiters, runs, left);
+  for (const run of left) run.low = run.high + 1;
 }
 
 function openerFor(closer: DelimiterRun, openers: readonly DelimiterRun[]): number {
@@ -230,32 +259,37 @@ export function paddedCode(raw: string): boolean {
 /**
  * A shortcut reference (`[ref]` alone) right before another `[` is no link for micromark,
  * which tries `[ref][…]` there and gives up when that fails; CommonMark would take `[ref]`.
+ * And a reference markdown-it found past a parenthesis that opens no link (`[ref](x y[y]`, see
+ * {@link referenceBeforeParenthesis}) is read again as the shortcut reference `[ref]`.
  */
 function notShortcutBeforeBracket(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   const count = state.tokens.length;
   const pending = state.pending;
   if (!rule(state, silent)) return referenceBeforeParenthesis(rule, state, silent);
-  if (state.src.charCodeAt(state.pos) !== 0x5b) return true;
+  const bracket = state.src.charCodeAt(state.pos) === 0x5b;
+  if (!bracket && state.src.charCodeAt(state.pos - 1) !== 0x5d) return true;
   const labelStart = state.src.charCodeAt(start) === 0x21 ? start + 1 : start;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
-  if (state.pos !== labelEnd + 1) return true;
+  const pastParenthesis = state.pos > labelEnd + 1 && state.src.charCodeAt(labelEnd + 1) === 0x28 && state.src.charCodeAt(state.pos - 1) === 0x5d;
+  if (!pastParenthesis && (!bracket || state.pos !== labelEnd + 1)) return true;
   state.pos = start;
   state.tokens.length = count;
   state.pending = pending;
-  return false;
+  return pastParenthesis && referenceBeforeParenthesis(rule, state, silent);
 }
 
 /**
- * `[ref](` with nothing but whitespace after the parenthesis: markdown-it gives the link up,
- * where CommonMark (and micromark) read the shortcut reference `[ref]` and then the text `(`.
- * The rule is run again with the parenthesis out of its reach.
+ * `[ref](` that opens no link: CommonMark (and micromark) read the shortcut reference `[ref]`
+ * and then the text `(`. markdown-it gives the link up with nothing but whitespace after the
+ * parenthesis, and reads `[ref](x[y]` as the reference `[ref][y]` (it steps over one character
+ * past where the destination failed). The rule is run again with the parenthesis out of its reach.
  */
 function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const labelStart = state.src.charCodeAt(state.pos) === 0x21 ? state.pos + 1 : state.pos;
   if (state.src.charCodeAt(labelStart) !== 0x5b) return false;
   const labelEnd = state.md.helpers.parseLinkLabel(state, labelStart, true);
-  if (labelEnd < 0 || state.src.charCodeAt(labelEnd + 1) !== 0x28 || !/^[ \t\n]*$/.test(state.src.slice(labelEnd + 2, state.posMax))) return false;
+  if (labelEnd < 0 || state.src.charCodeAt(labelEnd + 1) !== 0x28) return false;
   const max = state.posMax;
   state.posMax = labelEnd + 1;
   const taken = rule(state, silent);

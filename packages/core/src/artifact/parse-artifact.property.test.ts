@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns } from '../test-support/fuzz.js';
 import { referenceFacts } from '../test-support/reference-facts.js';
 import { markdownTree } from './markdown-tree.js';
 import { extractFacts, parseArtifact } from './parse-artifact.js';
@@ -51,7 +52,7 @@ describe('parseArtifact: properties', () => {
       fc.property(anyText, (text) => {
         expect(JSON.stringify(extractFacts(text))).toBe(JSON.stringify(referenceFacts(text, markdownTree)));
       }),
-      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 500) },
+      fuzzRuns(process.env, 500),
     );
   });
 

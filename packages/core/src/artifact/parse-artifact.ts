@@ -13,7 +13,7 @@ import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statemen
  * Bumped whenever the facts read from the same bytes could differ: cached facts carry the
  * version they were read with, and facts of another version are read again.
  */
-export const PARSER_VERSION = 9;
+export const PARSER_VERSION = 10;
 
 // A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
 // marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
