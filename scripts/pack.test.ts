@@ -151,7 +151,9 @@ describe('@the-loop/core, packed as a library and installed into a fresh TypeScr
     write(project, {
       'package.json': JSON.stringify({ name: 'acme-tool', version: '1.0.0', private: true, type: 'module' }, null, 2),
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, types: [], outDir: 'out', rootDir: 'src' },
+        // Every declaration file the package brings is checked: its own and its dependencies'.
+        // TypeScript's default libraries are left unchecked, as TypeScript ships them.
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [], outDir: 'out', rootDir: 'src' },
         include: ['src'],
       }),
       'src/gate.ts': `import { evaluateWorkItem, presetGraph, type Diagnostic, type WorkItemResult } from '@the-loop/core';
