@@ -4,9 +4,10 @@
 // publish runs: it rewrites workspace versions and applies each package's publishConfig.
 // Usage: node scripts/pack.mjs [DESTINATION]   (default: packs/ at the repository root)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const destination = resolve(process.argv[2] ?? `${root}packs`);
@@ -18,11 +19,14 @@ for (const name of PACKAGES) {
     process.exit(1);
   }
 }
-// tsc -b keeps the output of a source file that no longer exists: core is compiled afresh, so a
-// module deleted since the last build is never published.
-rmSync(`${root}packages/core/dist`, { recursive: true, force: true });
-rmSync(`${root}packages/core/tsconfig.build.tsbuildinfo`, { force: true });
-const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}packages/core/tsconfig.build.json`], { cwd: root, encoding: 'utf8' });
+// tsc -b keeps the output of a source file that no longer exists, and does not notice an output
+// deleted by hand: core's dist/ is cut to exactly the outputs of its current sources, and compiled
+// afresh when one is missing, so what is published is what the sources compile to. The
+// incremental build is then all that runs after a build (a fresh compile takes seconds).
+const coreConfig = `${root}packages/core/tsconfig.build.json`;
+const buildInfo = `${root}packages/core/tsconfig.build.tsbuildinfo`;
+if (!coreOutputsMatchSources()) rmSync(buildInfo, { force: true });
+const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', coreConfig], { cwd: root, encoding: 'utf8' });
 if (tsc.status !== 0) {
   console.error(`compiling packages/core failed:\n${tsc.stdout}${tsc.stderr}`);
   process.exit(tsc.status ?? 1);
@@ -40,4 +44,17 @@ for (const name of PACKAGES) {
   }
   const tarball = run.stdout.trim().split('\n').at(-1);
   console.log(tarball);
+}
+
+// Deletes every file in core's dist/ that no current source compiles to; false when a source's
+// output is missing.
+function coreOutputsMatchSources() {
+  const parsed = ts.getParsedCommandLineOfConfigFile(coreConfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!parsed || parsed.errors.length > 0) return false;
+  const expected = new Set(parsed.fileNames.flatMap((file) => ts.getOutputFileNames(parsed, file, false)).map((file) => resolve(file)));
+  const dist = `${root}packages/core/dist`;
+  const present = existsSync(dist) ? readdirSync(dist, { recursive: true }).map((file) => resolve(dist, file)).filter((file) => statSync(file).isFile()) : [];
+  for (const file of present) if (!expected.has(file)) rmSync(file);
+  const kept = new Set(present);
+  return [...expected].every((file) => kept.has(file));
 }

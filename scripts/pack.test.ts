@@ -82,7 +82,7 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(listed.filter((path) => path.includes('/src/') || path.endsWith('.ts'))).toEqual([]);
   });
 
-  it('npm install -D <tarball> needs no registry, and npx the-loop runs init, new, check and hooks install there', () => {
+  it('npm install -D <tarball> needs no registry, npx the-loop finds the install (from a subfolder too), and it runs init, new, check and hooks install there', () => {
     const project = temp('npm-project');
     ok(['git', 'init', '-q'], project);
     write(project, { 'package.json': JSON.stringify({ name: 'acme-app', version: '1.0.0', private: true }, null, 2) });
@@ -91,29 +91,32 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@the-loop']);
 
     expect(ok(['npx', 'the-loop', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // Where npx found it: the other commands run it there, as the installed hooks do, but for
+    // one from a subfolder, which npx finds up the tree (each npx start loads npm).
+    const theLoop = join(project, 'node_modules/.bin/the-loop');
     // The code cache shipped with the package is one this Node accepts; without one, the first run writes it.
     const installed = join(project, 'node_modules/@the-loop/cli/dist');
     expect(cacheRejected(installed)).toBe(false);
     rmSync(join(installed, 'the-loop.cjs.cache'));
-    ok(['npx', 'the-loop', '--version'], project);
+    ok([theLoop, '--version'], project);
     expect(cacheRejected(installed)).toBe(false);
 
-    ok(['npx', 'the-loop', 'init'], project);
+    ok([theLoop, 'init'], project);
     // The configuration init writes links the JSON Schema the install ships.
     const schemaLine = readFileSync(join(project, '.the-loop/harness-config.yaml'), 'utf8').split('\n')[0] ?? '';
     const link = /\$schema=(\S+)$/.exec(schemaLine)?.[1] ?? 'no link';
     expect(JSON.parse(readFileSync(join(project, '.the-loop', link), 'utf8'))).toMatchObject({ $schema: expect.stringContaining('json-schema.org') });
     ok(['npx', 'the-loop', 'new', 'issue-1'], join(project, '.the-loop'));
-    const check = run(['npx', 'the-loop', 'check', 'issue-1', '--format', 'json'], project);
+    const check = run([theLoop, 'check', 'issue-1', '--format', 'json'], project);
     expect(check.status).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1', currentNode: expect.any(String) });
 
-    ok(['npx', 'the-loop', 'hooks', 'install', '--claude', '--git'], project);
+    ok([theLoop, 'hooks', 'install', '--claude', '--git'], project);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
     expect(settings.hooks.Stop[0].hooks[0].command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/the-loop hook Stop --harness claude --repo "$CLAUDE_PROJECT_DIR"');
     expect(readFileSync(join(project, '.git/hooks/pre-push'), 'utf8')).toContain('exec node_modules/.bin/the-loop hook pre-push');
     // The installed hooks run the installed CLI and block the canaries.
-    const doctor = run(['npx', 'the-loop', 'doctor', '--format', 'json'], project);
+    const doctor = run([theLoop, 'doctor', '--format', 'json'], project);
     expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
   }, 180_000);
 });
@@ -151,7 +154,9 @@ describe('@the-loop/core, packed as a library and installed into a fresh TypeScr
     write(project, {
       'package.json': JSON.stringify({ name: 'acme-tool', version: '1.0.0', private: true, type: 'module' }, null, 2),
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, types: [], outDir: 'out', rootDir: 'src' },
+        // Every declaration file the package brings is checked: its own and its dependencies'.
+        // TypeScript's default libraries are left unchecked, as TypeScript ships them.
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [], outDir: 'out', rootDir: 'src' },
         include: ['src'],
       }),
       'src/gate.ts': `import { evaluateWorkItem, presetGraph, type Diagnostic, type WorkItemResult } from '@the-loop/core';

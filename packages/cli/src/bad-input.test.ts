@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './test-support/cli.js';
 
-// Bad input, fed to the built binary as a real child process in temp repositories: every
-// case ends in a clear message naming the file (and line) and a non-zero exit, never a
-// crash and never a pass.
+// Bad input in temp repositories: every case ends in a clear message naming the file (and
+// line) and a non-zero exit, never a crash and never a pass. The inputs a process could die of
+// (sizes, lines, nesting), --help and the machine output's exit codes go to the built binary
+// as a real child process; the rest run the same command in this process.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(root, 'packages/cli/bin/the-loop.cjs');
 const temps: string[] = [];
@@ -31,12 +33,21 @@ interface Run {
   readonly stderr: string;
 }
 
-function run(cwd: string, ...args: string[]): Run {
-  const child = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, shell: false });
-  const result = { code: child.status, stdout: child.stdout, stderr: child.stderr };
-  // Never a crash: no internal error and no stack trace, whatever the input.
+// Never a crash: no internal error and no stack trace, whatever the input.
+function whole(result: Run): Run {
   expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
   return result;
+}
+
+/** The built binary, as a child process. */
+function runBuilt(cwd: string, ...args: string[]): Run {
+  const child = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, shell: false });
+  return whole({ code: child.status, stdout: child.stdout, stderr: child.stderr });
+}
+
+/** The same command in this process. */
+async function run(cwd: string, ...args: string[]): Promise<Run> {
+  return whole(await runCli(args, { cwd }));
 }
 
 /** A temp repository holding `files` (relative path → text or bytes). */
@@ -70,11 +81,11 @@ const ONE_NODE = ['workflow:', '  graph:', '    start: write', '    nodes:', '  
 describe('check: unreadable or broken artifacts are findings with the file named, exit 1', () => {
   it('malformed front-matter YAML: front-matter-invalid at its line', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: '---\ntitle: x\nstatus: [unclosed\n---\n# R\n' });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = await run(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     expect(json(result).currentNode).toBe('requirements-definition');
     expect(json(result).findings.filter((f) => f.ruleId === 'front-matter-invalid').map((f) => [f.file, f.line])).toEqual([[`${SPEC}/requirements.md`, 3]]);
-    const table = run(dir, 'check', 'item');
+    const table = await run(dir, 'check', 'item');
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(new RegExp(`${SPEC}/requirements\\.md:3:\\d+  front-matter-invalid`));
   });
@@ -84,7 +95,7 @@ describe('check: unreadable or broken artifacts are findings with the file named
     ['non-UTF-8 bytes', Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), /not valid UTF-8/],
   ])('%s: artifact-unreadable', async (_label, bytes, reason) => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: bytes });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = await run(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     const [finding] = json(result).findings;
     expect(finding).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
@@ -93,14 +104,14 @@ describe('check: unreadable or broken artifacts are findings with the file named
 
   it('an empty file: artifact-empty at 1:1', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: '' });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = await run(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     expect(json(result).findings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId}`)).toEqual([`${SPEC}/requirements.md:1:1 artifact-empty`]);
   });
 
   it('a 10 MB file is refused by its size, not parsed', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: `# R\n${'a'.repeat(10 * 1024 * 1024)}\n` });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = runBuilt(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     expect(json(result).findings[0]).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
     expect(json(result).findings[0]?.message).toMatch(/MB/);
@@ -108,7 +119,7 @@ describe('check: unreadable or broken artifacts are findings with the file named
 
   it('a line no prose has (300,000 nested brackets) is refused with its line, not handed to the parser', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: `# R\n\n${'['.repeat(150_000)}${']'.repeat(150_000)}\n` });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = runBuilt(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     const [finding] = json(result).findings;
     expect(finding).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
@@ -117,7 +128,7 @@ describe('check: unreadable or broken artifacts are findings with the file named
 
   it('a file of thousands of separate lists (a shape the parser is quadratic on) is refused by its line count', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: '# a\n\n- x\n- y\n'.repeat(5_000) });
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = runBuilt(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     const [finding] = json(result).findings;
     expect(finding).toMatchObject({ ruleId: 'artifact-unreadable', file: `${SPEC}/requirements.md` });
@@ -128,7 +139,7 @@ describe('check: unreadable or broken artifacts are findings with the file named
     const dir = await repo({ [`${SPEC}/notes.txt`]: 'x' });
     await symlink('design.md', join(dir, SPEC, 'requirements.md'));
     await symlink('requirements.md', join(dir, SPEC, 'design.md'));
-    const result = run(dir, 'check', 'item', '--format', 'json');
+    const result = await run(dir, 'check', 'item', '--format', 'json');
     expect(result.code).toBe(1);
     expect(json(result).findings.filter((f) => f.ruleId === 'artifact-unreadable').map((f) => [f.file, /loop/.test(f.message)])).toEqual([
       [`${SPEC}/design.md`, true],
@@ -141,7 +152,7 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
   it('malformed .the-loop/harness-config.yaml', async () => {
     const dir = await repo({ '.the-loop/harness-config.yaml': 'workflow:\n  specDir: x: y\n', [`${SPEC}/requirements.md`]: '# R\n' });
     for (const args of [['check', 'item'], ['check', 'item', '--format', 'json'], ['report']]) {
-      const result = run(dir, ...args);
+      const result = await run(dir, ...args);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('.the-loop/harness-config.yaml:2:12');
@@ -150,7 +161,7 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
 
   it('a configuration that is not UTF-8 is refused, not read with replacement characters', async () => {
     const dir = await repo({ '.the-loop/harness-config.yaml': Uint8Array.from([...Buffer.from('workflow:\n  specDir: caf'), 0xe9, 0x0a]), [`${SPEC}/requirements.md`]: '# R\n' });
-    const result = run(dir, 'check', 'item');
+    const result = await run(dir, 'check', 'item');
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toContain('.the-loop/harness-config.yaml: it is not valid UTF-8');
   });
@@ -158,7 +169,7 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
   it('a `sectons:` typo in workflow.graph names its line and the likely key', async () => {
     const config = ['workflow:', '  graph:', '    start: a', '    nodes:', '      - id: a', '        phase: a', '        actor: agent', '        sectons: [Summary]', '    edges: []', ''].join('\n');
     const dir = await repo({ '.the-loop/harness-config.yaml': config, [`${SPEC}/requirements.md`]: '# R\n' });
-    const result = run(dir, 'check', 'item');
+    const result = await run(dir, 'check', 'item');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/\.the-loop\/harness-config\.yaml:8:\d+ .*unknown key "sectons".*did you mean "sections"/);
@@ -167,7 +178,7 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
   it('a missing spec root, for check and for report', async () => {
     const dir = await repo({ 'README.md': '# repo\n' });
     for (const args of [['check', 'item'], ['report']]) {
-      const result = run(dir, ...args);
+      const result = await run(dir, ...args);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/spec root docs\/specs does not exist/);
@@ -178,14 +189,14 @@ describe('configuration errors: exit 2, file:line:col on stderr, nothing on stdo
 describe('usage errors: exit 2, nothing evaluated', () => {
   it('`check ../x` is refused as a path outside the spec root', async () => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: '# R\n', 'docs/x/requirements.md': '# R\n' });
-    const result = run(dir, 'check', '../x');
+    const result = await run(dir, 'check', '../x');
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(/"\.\.\/x" is not a work-item id/);
   });
 
   it('an unknown id lists the known ids', async () => {
     const dir = await repo({ 'docs/specs/alpha/requirements.md': '# A\n', 'docs/specs/beta/requirements.md': '# B\n' });
-    const result = run(dir, 'check', 'gamma');
+    const result = await run(dir, 'check', 'gamma');
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(/no work item "gamma".*Known work items: alpha, beta/);
   });
@@ -198,7 +209,7 @@ describe('usage errors: exit 2, nothing evaluated', () => {
     [['frobnicate']],
   ])('%j', async (args) => {
     const dir = await repo({ [`${SPEC}/requirements.md`]: '# R\n' });
-    const result = run(dir, ...args);
+    const result = await run(dir, ...args);
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(/^the-loop: /);
   });
@@ -206,7 +217,7 @@ describe('usage errors: exit 2, nothing evaluated', () => {
   it('--help exits 0 with the usage on stdout, for the CLI and for each command', async () => {
     const dir = await repo();
     for (const args of [['--help'], ['check', '--help'], ['report', '--help']]) {
-      const result = run(dir, ...args);
+      const result = runBuilt(dir, ...args);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/Usage: the-loop/);
     }
@@ -217,24 +228,24 @@ describe('report: spec roots with nothing in them', () => {
   it('an empty spec root is exit 2, unless --allow-empty', async () => {
     const dir = await repo();
     await mkdir(join(dir, 'docs/specs'), { recursive: true });
-    const refused = run(dir, 'report');
+    const refused = await run(dir, 'report');
     expect([refused.code, refused.stdout]).toEqual([2, '']);
     expect(refused.stderr).toMatch(/holds no work items/);
-    const allowed = run(dir, 'report', '--allow-empty', '--format', 'json');
+    const allowed = await run(dir, 'report', '--allow-empty', '--format', 'json');
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ schemaVersion: 1, workItems: 0, items: [] });
   });
 
   it('an index.md beside the work items is not counted as one', async () => {
     const dir = await repo({ 'docs/specs/index.md': '# Index\n', 'docs/specs/alpha/requirements.md': '# A\n', 'docs/specs/beta/bugfix.md': '# B\n' });
-    const result = run(dir, 'report', '--format', 'json');
+    const result = await run(dir, 'report', '--format', 'json');
     const report = JSON.parse(result.stdout);
     expect([report.workItems, report.items.map((i: { workItem: string }) => i.workItem)]).toEqual([2, ['alpha', 'beta']]);
   });
 
   it('a folder whose name is not a work-item id is left out, and stderr says so', async () => {
     const dir = await repo({ 'docs/specs/alpha/requirements.md': '# A\n', 'docs/specs/my spec/requirements.md': '# B\n' });
-    const result = run(dir, 'report', '--format', 'json');
+    const result = await run(dir, 'report', '--format', 'json');
     expect(JSON.parse(result.stdout).items.map((i: { workItem: string }) => i.workItem)).toEqual(['alpha']);
     expect(result.stderr).toContain('skipped docs/specs/my spec: "my spec" is not a work-item id');
   });
@@ -246,8 +257,8 @@ describe('machine output: one JSON document with schemaVersion 1, the same exit 
     ['a passing item', { [`${SPEC}/notes.md`]: '# Notes\n## Summary\nShipped.\n' }, 0],
   ])('check, %s', async (_label, files, code) => {
     const dir = await repo({ '.the-loop/harness-config.yaml': ONE_NODE, ...files });
-    const asJson = run(dir, 'check', 'item', '--format', 'json');
-    const asTable = run(dir, 'check', 'item');
+    const asJson = runBuilt(dir, 'check', 'item', '--format', 'json');
+    const asTable = runBuilt(dir, 'check', 'item');
     expect([asJson.code, asTable.code]).toEqual([code, code]);
     const document = JSON.parse(asJson.stdout);
     expect(document.schemaVersion).toBe(1);
@@ -260,9 +271,9 @@ describe('machine output: one JSON document with schemaVersion 1, the same exit 
     ['a passing item', 'Shipped.', 0],
   ])('report, %s', async (_label, summary, code) => {
     const dir = await repo({ '.the-loop/harness-config.yaml': ONE_NODE, [`${SPEC}/notes.md`]: `# Notes\n## Summary\n${summary}\n` });
-    const asJson = run(dir, 'report', '--format', 'json');
-    const asTable = run(dir, 'report');
-    const asMarkdown = run(dir, 'report', '--format', 'markdown');
+    const asJson = await run(dir, 'report', '--format', 'json');
+    const asTable = await run(dir, 'report');
+    const asMarkdown = await run(dir, 'report', '--format', 'markdown');
     expect([asJson.code, asTable.code, asMarkdown.code]).toEqual([code, code, code]);
     expect(JSON.parse(asJson.stdout)).toMatchObject({ schemaVersion: 1, workItems: 1, ok: code === 0 });
   });

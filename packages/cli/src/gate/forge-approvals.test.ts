@@ -39,7 +39,8 @@ interface Review {
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  // A stalled answer's connection would hold close() until the client's keep-alive gives it up.
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => (s.close(resolve), s.closeAllConnections()))));
 });
 
 /** A GitHub REST API for acme/app: pull request 7 (head branch `feature`), serving whatever reviews it is given. */

@@ -9,7 +9,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultObject } from '@the-loop/core';
 import { startMessagesServer, type MessagesServer, type Reply, type ReplyRule } from '../../../../test-fixtures/messages-api/server.js';
-import { BIN, git, makeRepo, runArgv, runBuiltCli, type CliResult } from './cli.js';
+import { BIN, git, makeRepo, runArgv, runCli, type CliResult } from './cli.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const PACKAGE = join(ROOT, 'node_modules/@anthropic-ai/claude-code');
@@ -91,7 +91,8 @@ export async function claudeProject(files: Readonly<Record<string, string>>, bra
   await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
   await symlink(BIN, join(dir, 'node_modules/.bin/the-loop'));
   await git(dir, ['init', '-q', '-b', branch]);
-  const installed = await runBuiltCli(['hooks', 'install', '--claude'], { cwd: dir });
+  // What the hooks run is the built CLI; writing them is the same command in this process.
+  const installed = await runCli(['hooks', 'install', '--claude'], { cwd: dir });
   if (installed.code !== 0) throw new Error(`hooks install --claude failed: ${installed.stderr}`);
   await git(dir, ['add', '-A']);
   await git(dir, ['commit', '-q', '-m', 'Start the work item']);

@@ -7,16 +7,54 @@ import { bundleDriver, sourcePath } from '../test-support/bundle-driver.js';
 import { createFileAtomic, writeFileAtomic } from './atomic-write.js';
 
 // Version n of the file: valid JSON whose padding length is a function of n, so a torn or
-// mixed write cannot pass for a whole version.
+// mixed write cannot pass for a whole version. The writer loads, says so, and starts writing
+// (from the version it is given on stdin) only when told: the next writer loads while the
+// previous one is being killed, and two never write at once.
 const DRIVER = (module: string) => `
 import { writeFileAtomic } from ${JSON.stringify(module)};
 const target = process.argv[2];
 const version = (n) => JSON.stringify({ seq: n, pad: 'x'.repeat(1_000_000 + (n % 97) * 1013) });
-for (let n = Number(process.argv[3]); ; n += 1) {
+process.stdout.write('ready\\n');
+const from = await new Promise((resolve) => process.stdin.setEncoding('utf8').once('data', resolve));
+for (let n = Number(from); ; n += 1) {
   await writeFileAtomic(target, version(n));
   process.stdout.write(n + '\\n');
 }
 `;
+
+interface Writer {
+  /** Resolves once the writer has loaded, before it writes anything. */
+  readonly ready: Promise<unknown>;
+  /** Starts the writes at version `from`; resolves once the first one is whole. */
+  start(from: number): Promise<void>;
+  /** How many writes it has reported whole. */
+  readonly written: () => number;
+  kill(): Promise<unknown>;
+}
+
+function writer(driver: string, target: string): Writer {
+  const child = spawn(process.execPath, [driver, target], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let onLine = (): void => undefined;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    lines.push(...chunk.split('\n').filter(Boolean));
+    onLine();
+  });
+  const seen = (count: number) => new Promise<void>((resolve) => {
+    onLine = () => lines.length >= count && resolve();
+    onLine();
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return {
+    ready: seen(1),
+    async start(from) {
+      child.stdin.write(`${from}\n`);
+      await seen(2);
+    },
+    written: () => lines.length - 1,
+    kill: () => (child.kill('SIGKILL'), exited),
+  };
+}
 
 function valid(text: string): number {
   const doc = JSON.parse(text) as { seq: number; pad: string };
@@ -32,18 +70,16 @@ describe('writeFileAtomic', () => {
     await writeFile(target, JSON.stringify({ seq: 0, pad: 'x'.repeat(1_000_000) }));
     let last = 0;
     let killedMidRun = 0;
+    let next = writer(driver, target);
     for (let round = 0; round < 40; round += 1) {
-      const child = spawn(process.execPath, [driver, target, String(last + 1)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let written = 0;
-      const started = new Promise((resolve) => child.stdout.once('data', resolve));
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (written += c.split('\n').filter(Boolean).length));
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      // Let it finish one write, then kill it at a random moment of the following ones.
-      await started;
+      const current = next;
+      await current.ready;
+      await current.start(last + 1);
+      if (round < 39) next = writer(driver, target);
+      // It finished one write: kill it at a random moment of the following ones.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
-      child.kill('SIGKILL');
-      await exited;
-      if (written > 0) killedMidRun += 1;
+      await current.kill();
+      if (current.written() > 0) killedMidRun += 1;
       const seq = valid(await readFile(target, 'utf8'));
       expect(seq).toBeGreaterThanOrEqual(last);
       last = seq;
