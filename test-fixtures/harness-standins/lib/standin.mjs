@@ -30,7 +30,7 @@
 //                         issued fails as the real CLI does.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 // Options per harness, as each CLI's --help lists them: false = boolean, true = takes a
@@ -328,7 +328,9 @@ export function main(harness) {
       return;
     case 'hang-grandchild': {
       const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: 'ignore' });
-      writeFileSync(process.env.STANDIN_PIDFILE, String(child.pid));
+      // Written whole or not at all: a test reads the file as soon as it exists.
+      writeFileSync(`${process.env.STANDIN_PIDFILE}.part`, String(child.pid));
+      renameSync(`${process.env.STANDIN_PIDFILE}.part`, process.env.STANDIN_PIDFILE);
       setInterval(() => undefined, 1000);
       return;
     }

@@ -166,10 +166,11 @@ describe('notification effects', () => {
     const dir = await mkdtemp(join(tmpdir(), 'the-loop-notify-'));
     const script = join(dir, 'hang.cjs');
     const started = join(dir, 'helper.pid');
-    // The command starts a helper that would run for a minute, says so, then never exits itself.
+    // The command starts a helper that would run for a minute, says so (the pid file appears whole,
+    // by a rename), then never exits itself.
     await writeFile(
       script,
-      `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(started)}, String(helper.pid)); setInterval(() => {}, 1000);`,
+      `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' }); const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(`${started}.part`)}, String(helper.pid)); fs.renameSync(${JSON.stringify(`${started}.part`)}, ${JSON.stringify(started)}); setInterval(() => {}, 1000);`,
     );
     const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}]\n  timeoutSeconds: 1\n` });
     // The command's clock moves only once it has started its helper: the timeout cannot come first.

@@ -47,6 +47,9 @@ export async function recorded(file: string): Promise<Recorded[]> {
  * by an init that may never reap it, as in some containers) is not running.
  */
 export function isAlive(pid: number): boolean {
+  // 0 and -1 name process groups, which `kill` finds alive: a pid read from a file written only
+  // in part must fail the test here, not keep it polling.
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${pid} is not a process id`);
   try {
     process.kill(pid, 0);
   } catch {
