@@ -38,6 +38,10 @@ try {
   const five = generateCorpus(join(work, 'real109'), 109, { bytes: 44_000 });
   const large = generateCorpus(join(work, 'large'), 1, { bytes: 197_000, ids: ['item-197k'] });
   const deep = generateCorpus(join(work, 'deep'), 1, { bytes: 1, ids: ['item-deep'] });
+  // The same item in a repository set up as `init` leaves one, as every team's is: its
+  // configuration is read on every run.
+  const configured = generateCorpus(join(work, 'configured'), 1, { bytes: 33_500, ids: ['item-36k'] });
+  run({ argv: [bin, 'init', '--repo', configured] });
   // Two lines of 4,999 nested list items: 10 KB each, just within the reader's line-length limit.
   const nestedLine = `${'- '.repeat(4_999)}x`;
 
@@ -49,11 +53,13 @@ try {
     'hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one) },
     // A hook has no --no-cache; in CI (`CI` set) it reads no cache.
     'hook cold': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one), env: { CI: 'true' } },
+    'configured check warm': { argv: [bin, 'check', 'item-36k', '--repo', configured, '--format', 'json'] },
+    'configured hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', configured, '--work-item', 'item-36k'], input: hookPayload(configured) },
     'report warm': { argv: [bin, 'report', '--repo', real, '--format', 'json'] },
     'report cold': { argv: [bin, 'report', '--repo', real, '--format', 'json', '--no-cache'] },
   };
   // Warm the caches, then interleave.
-  for (const name of ['check warm', 'hook warm', 'report warm']) run(startup[name]);
+  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'report warm']) run(startup[name]);
   say(`${rounds} interleaved rounds of the start-up measures`);
   const samples = Object.fromEntries(Object.keys(startup).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
@@ -70,6 +76,8 @@ try {
   ratioRow(`check <id>, same item, cold (--no-cache)`, 'check cold', 1.5);
   ratioRow('Stop hook round trip, same item, cache warm', 'hook warm', 1.6);
   ratioRow('Stop hook round trip, same item, cold (no cache)', 'hook cold', 1.6);
+  ratioRow('check <id>, same item, repository set up by init, cache warm', 'configured check warm', 1.5);
+  ratioRow('Stop hook round trip, same, cache warm', 'configured hook warm', 1.6);
   ratioRow(`report, 34 items (${kb(itemBytes(real))}), cache warm`, 'report warm', 2.0);
   ratioRow(`report, 34 items, cold (--no-cache)`, 'report cold', 2.0);
 

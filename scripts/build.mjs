@@ -40,8 +40,8 @@ async function asciiOnly(file) {
   await writeFile(file, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-// A representative run (a check that reads every kind of artifact, then a report and a Stop
-// hook) compiles the functions a start-up needs; the launcher then saves V8's code cache for
+// A representative run (a check that reads every kind of artifact in a configured repository,
+// then a report and a Stop hook) compiles the functions a start-up needs; the launcher then saves V8's code cache for
 // them beside the bundle.
 async function writeCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-build-'));
@@ -51,6 +51,11 @@ async function writeCodeCache() {
     await writeFile(join(item, 'requirements.md'), '---\nstatus: approved\n---\n# R\n\n## Security considerations\n\n- **Tokens**: kept server-side\n');
     await writeFile(join(item, 'design.md'), '---\nstatus: draft\n---\n# D\n\n## Security design\n\nTokens stay on the server.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
     await writeFile(join(item, 'tasks.md'), '# T\n\n- [x] one\n- [ ] two\n* [~] three\n');
+    // Configured as `init` leaves a repository (a preset and no collaborators yet): the YAML
+    // reader and the configuration's checks run on every start-up of such a repository.
+    await mkdir(join(dir, '.the-loop'));
+    await writeFile(join(dir, '.the-loop/harness-config.yaml'), '# the-loop\nworkflow:\n  # the layout\n  preset: the-loop\n');
+    await writeFile(join(dir, '.the-loop/collaborators.yaml'), '# who may approve\ncollaborators: []\n');
     await writeFile(join(item, 'execution-log.md'), '---\nphase: needs-review\n---\n# L\n\n## Review cycles\n\n| Round | Type | Outcome |\n|---|---|---|\n| 1 | self | zero |\n');
     // A report too: its own functions (and a cached reading of the same artifacts) are compiled
     // then; and a Stop hook, which runs on every agent turn, with a payload on stdin as a harness
