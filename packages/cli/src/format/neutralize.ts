@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { EventEmitter } from 'node:events';
+import { callbackOf, PlainWritable, type WriteCallback } from '../process/plain-writable.js';
 
 // What a terminal (or a log viewer) acts on instead of showing: the C0 controls but tab and
 // newline, DEL, the C1 controls (U+009B is a one-character CSI), and the bidirectional
@@ -25,17 +25,12 @@ export function neutralize(text: string): string {
 /**
  * `target` with every write neutralised: how stdout and stderr reach people. With `colors`,
  * colour sequences pass (an artifact can at most colour its own text); nothing else does.
- * Every write is passed on at once, so nothing waits in this wrapper when the process exits;
- * it is no `stream.Writable`, whose module is a millisecond of a start-up that needs no other.
  */
 export function neutralizing<T extends NodeJS.WritableStream & { isTTY?: boolean }>(target: T, colors: boolean): NodeJS.WritableStream & { isTTY?: boolean } {
   return new Neutralizing(target, colors);
 }
 
-type Callback = (error?: Error | null) => void;
-
-class Neutralizing extends EventEmitter implements NodeJS.WritableStream {
-  writable = true;
+class Neutralizing extends PlainWritable {
   readonly isTTY: boolean;
   private readonly decoder = new StringDecoder('utf8');
   // Whether the target's buffer is full: its backpressure is the wrapper's, so a writer that
@@ -51,8 +46,8 @@ class Neutralizing extends EventEmitter implements NodeJS.WritableStream {
     this.isTTY = (target as { isTTY?: boolean }).isTTY === true;
   }
 
-  write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
-    const done = typeof encoding === 'function' ? encoding : callback;
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
+    const done = callbackOf(encoding, callback);
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     if (text !== '' && !this.target.write(this.safe(text)) && !this.full) {
       this.full = true;
@@ -63,14 +58,6 @@ class Neutralizing extends EventEmitter implements NodeJS.WritableStream {
     }
     if (done) process.nextTick(done);
     return !this.full;
-  }
-
-  end(...args: unknown[]): this {
-    const done = args.find((arg): arg is Callback => typeof arg === 'function');
-    if (args.length > 0 && typeof args[0] !== 'function') this.write(args[0] as string | Uint8Array);
-    this.writable = false;
-    if (done) process.nextTick(done);
-    return this;
   }
 
   private safe(text: string): string {

@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { fstatSync, writeSync } from 'node:fs';
+import { callbackOf, PlainWritable, type WriteCallback } from './plain-writable.js';
 
 /** A writable for the process's own output: what a command prints, and whether a terminal shows it. */
 export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
@@ -7,8 +7,7 @@ export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
 /**
  * A writable that writes straight to a file descriptor (1 or 2), synchronously, as Node's own
  * streams write to files and pipes. Creating `process.stdout` for a pipe loads Node's socket
- * modules, a few milliseconds on every run, when most commands print once and exit; and it is
- * no `stream.Writable`, whose module is a millisecond of every start-up that needs no other.
+ * modules, a few milliseconds on every run, when most commands print once and exit.
  * A descriptor the parent left non-blocking can refuse a write (`EAGAIN`); that write and every
  * later one then go, in order, through the stream `fallback` gives, which waits for the reader
  * (its backpressure and `drain` are this writer's). Errors (`EPIPE` when the reader has gone)
@@ -18,10 +17,7 @@ export function fdWriter(fd: number, fallback: () => NodeJS.WritableStream): Out
   return new FdOutput(fd, fallback);
 }
 
-type Callback = (error?: Error | null) => void;
-
-class FdOutput extends EventEmitter implements Output {
-  writable = true;
+class FdOutput extends PlainWritable implements Output {
   private handedTo: NodeJS.WritableStream | undefined;
   private failed: Error | undefined;
   private tty: boolean | undefined;
@@ -38,8 +34,8 @@ class FdOutput extends EventEmitter implements Output {
     return (this.tty ??= isCharacterDevice(this.fd) && process.getBuiltinModule('node:tty').isatty(this.fd));
   }
 
-  write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {
-    const done = typeof encoding === 'function' ? encoding : callback;
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
+    const done = callbackOf(encoding, callback);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
     if (this.failed) return this.fail(this.failed, done, false);
     if (this.handedTo) return this.handedTo.write(bytes, done);
@@ -61,16 +57,8 @@ class FdOutput extends EventEmitter implements Output {
     return true;
   }
 
-  end(...args: unknown[]): this {
-    const done = args.find((arg): arg is Callback => typeof arg === 'function');
-    if (args.length > 0 && typeof args[0] !== 'function') this.write(args[0] as string | Uint8Array, typeof args[1] === 'string' ? (args[1] as BufferEncoding) : undefined);
-    this.writable = false;
-    if (done) this.write(Buffer.alloc(0), () => done());
-    return this;
-  }
-
   // Reported after the write returns, as a stream reports it; the event only for the first error.
-  private fail(error: Error, done: Callback | undefined, emit: boolean): false {
+  private fail(error: Error, done: WriteCallback | undefined, emit: boolean): false {
     this.failed ??= error;
     process.nextTick(() => {
       done?.(error);
