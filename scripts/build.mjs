@@ -66,7 +66,8 @@ async function writeCodeCache() {
     ];
     const payload = JSON.stringify({ session_id: 'build', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
     const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, 'check', 'issue-1', '--repo', dir, '--format', 'json'], {
-      env: { ...process.env, THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
+      // CI turns the artifact cache off; the cached reading must be compiled wherever the build runs.
+      env: { ...process.env, CI: '', THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
       input: payload,
       encoding: 'utf8',
     });
