@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, STANDINS, tempProject } from '../test-support/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, STANDINS, tempProject, withClockAfter } from '../test-support/cli-harness.js';
 
 const CONFIG = '.the-loop/harness-config.yaml';
 const RECORD_ARGS = join(STANDINS, 'record-args');
@@ -21,27 +21,6 @@ function env(root: string, more: Record<string, string> = {}): Record<string, st
 const claudeCritic = (model = 'opus') => `    - name: claude-critic\n      harness: claude\n      model: ${model}\n`;
 const cursorCritic = (model = 'gpt-5') => `    - name: cursor-critic\n      harness: cursor\n      model: ${model}\n`;
 const commandCritic = (args: string, more = '') => `    - name: script\n      command: ${RECORD_ARGS}\n      args: ${args}\n${more}`;
-
-/**
- * Run `start` with the round's clock stopped until the stand-in reports, by creating `file`,
- * that it got where the test needs it; then move the clock past `timeoutMs` and the kill's
- * grace period. However slowly a loaded machine starts the stand-in, the timeout cannot come
- * first.
- */
-async function withClockAfter<T>(file: string, timeoutMs: number, start: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  try {
-    const running = start();
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => existsSync(file) && (clearInterval(poll), resolve()), 10);
-    });
-    await vi.advanceTimersByTimeAsync(timeoutMs);
-    await vi.advanceTimersByTimeAsync(2000);
-    return await running;
-  } finally {
-    vi.useRealTimers();
-  }
-}
 
 function envelopeOf(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;

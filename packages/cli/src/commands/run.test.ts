@@ -7,7 +7,7 @@ import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, tempProject, type Recorded } from '../test-support/cli-harness.js';
+import { BIN, isAlive, recorded, runWithStandins, STANDIN_PATH, tempProject, withClockAfter, type Recorded } from '../test-support/cli-harness.js';
 
 const ID = 'issue-7';
 const DIR = `docs/specs/${ID}`;
@@ -219,7 +219,8 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
   it('kills a hung harness with its whole process group at the node\'s timeoutSeconds and records the attempt', async () => {
     const p = await project(config({ requirements: ', maxAttempts: 1, timeoutSeconds: 2' }));
     const pidfile = join(p.dir, '.grandchild.pid');
-    const run = await p.run([], [{ mode: 'hang-grandchild' }], { STANDIN_PIDFILE: pidfile });
+    // The node's 2 s count from when the stand-in has started its grandchild, however slowly Node starts it.
+    const run = await withClockAfter(pidfile, 2000, () => p.run([], [{ mode: 'hang-grandchild' }], { STANDIN_PIDFILE: pidfile }));
 
     expect(run.code).toBe(1);
     expect(run.result).toMatchObject({ status: 'escalated', nodesRun: [{ node: 'requirements', attempts: 1, outcome: 'escalated' }] });

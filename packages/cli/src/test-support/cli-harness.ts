@@ -1,9 +1,10 @@
 // Helpers for tests that run `the-loop` (in process; the stand-ins it starts are real child
 // processes) against temporary projects, with the harness stand-ins on PATH.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import { makeRepo, runCli, type CliResult } from './cli.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -21,6 +22,27 @@ export const tempProject = (files: Record<string, string> = {}): Promise<string>
 /** Run the CLI (in process). `env` replaces the environment entirely (PATH included): by default only the stand-ins and node. */
 export function runWithStandins(args: readonly string[], options: { cwd: string; env?: Record<string, string>; stdin?: string }): Promise<CliResult> {
   return runCli(args, { cwd: options.cwd, env: options.env ?? { PATH: STANDIN_PATH }, inherit: false, ...(options.stdin !== undefined ? { input: options.stdin } : {}) });
+}
+
+/**
+ * Run `start` (in process) with the timers' clock stopped until a stand-in reports, by creating
+ * `file`, that it got where the test needs it; then move the clock past `timeoutMs` and the
+ * kill's grace period. However slowly a loaded machine starts the stand-in, the timeout cannot
+ * come first.
+ */
+export async function withClockAfter<T>(file: string, timeoutMs: number, start: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const running = start();
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => existsSync(file) && (clearInterval(poll), resolve()), 10);
+    });
+    await vi.advanceTimersByTimeAsync(timeoutMs);
+    await vi.advanceTimersByTimeAsync(2000);
+    return await running;
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** One invocation a stand-in recorded. */
