@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isAlive } from '../test-support/cli-harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, withClockAfter } from '../test-support/cli-harness.js';
 import { makeRepo, runWithoutTokens, writeExecutable } from '../test-support/graph-cli.js';
 
 const ID = 'issue-7';
@@ -174,19 +173,7 @@ describe('notification effects', () => {
     );
     const root = await makeRepo({ ...FILES, '.the-loop/harness-config.yaml': `notifications:\n  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(script)}]\n  timeoutSeconds: 1\n` });
     // The command's clock moves only once it has started its helper: the timeout cannot come first.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    let result;
-    try {
-      const running = runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root });
-      await new Promise<void>((resolve) => {
-        const poll = setInterval(() => existsSync(started) && (clearInterval(poll), resolve()), 10);
-      });
-      await vi.advanceTimersByTimeAsync(1000);
-      await vi.advanceTimersByTimeAsync(2000);
-      result = await running;
-    } finally {
-      vi.useRealTimers();
-    }
+    const result = await withClockAfter(started, 1000, () => runWithoutTokens(['graph', 'advance', ID, '--format', 'json'], { cwd: root }));
     expect(result.code).toBe(1);
     expect(result.json<{ effects: Report[] }>().effects.find((e) => e.kind === 'notify')).toMatchObject({ status: 'failed', detail: expect.stringContaining('timed out after 1 s') });
     const pid = Number(await readFile(started, 'utf8'));

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFailure } from '@the-loop/core';
-import { isAlive } from '../test-support/cli-harness.js';
+import { isAlive, withClockAfter } from '../test-support/cli-harness.js';
 import { runProcess } from './run-process.js';
 
 const node = process.execPath;
@@ -43,18 +42,11 @@ describe('runProcess', () => {
     // written): however slowly the machine starts Node, the timeout cannot come first.
     const dir = await mkdtemp(join(tmpdir(), 'the-loop-run-'));
     const ready = join(dir, 'ready');
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const script = `process.on("SIGTERM",()=>{});process.stdout.write("half");require("fs").writeFileSync(${JSON.stringify(ready)},"");setInterval(()=>{},1000)`;
-      const running = runProcess({ command: node, args: ['-e', script], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 });
-      await new Promise<void>((resolve) => {
-        const poll = setInterval(() => existsSync(ready) && (clearInterval(poll), resolve()), 10);
-      });
-      await vi.advanceTimersByTimeAsync(200);
-      await vi.advanceTimersByTimeAsync(200);
-      expect(await running).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
+      const result = await withClockAfter(ready, 200, () => runProcess({ command: node, args: ['-e', script], cwd: process.cwd(), env, timeoutMs: 200, killGraceMs: 200 }));
+      expect(result).toMatchObject({ timedOut: true, stdout: 'half', signal: 'SIGKILL' });
     } finally {
-      vi.useRealTimers();
       await rm(dir, { recursive: true, force: true });
     }
   });

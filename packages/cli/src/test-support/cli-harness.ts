@@ -25,9 +25,9 @@ export function runWithStandins(args: readonly string[], options: { cwd: string;
 }
 
 /**
- * Run `start` (in process) with the timers' clock stopped until a stand-in reports, by creating
- * `file`, that it got where the test needs it; then move the clock past `timeoutMs` and the
- * kill's grace period. However slowly a loaded machine starts the stand-in, the timeout cannot
+ * Run `start` (in process) with the timers' clock stopped until the child it starts reports, by
+ * creating `file`, that it got where the test needs it; then move the clock past `timeoutMs` and
+ * a kill's grace period. However slowly a loaded machine starts the child, the timeout cannot
  * come first.
  */
 export async function withClockAfter<T>(file: string, timeoutMs: number, start: () => Promise<T>): Promise<T> {
