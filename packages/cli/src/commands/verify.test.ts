@@ -3,10 +3,12 @@
 // a killed run, secrets in output, and records edited by hand.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
+import { isAlive, withClockAfter } from '../test-support/cli-harness.js';
 import { BIN, git, makeRepo, writeFiles } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 
@@ -137,13 +139,19 @@ describe('the-loop verify', () => {
   });
 
   it('kills a check at its timeout, with whatever it started, and records the run as failing', async () => {
-    const hang = "require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); setInterval(() => {}, 1000)";
-    const config = `${GRAPH}\nverification:\n  checks:\n    - {id: hang, argv: [node, -e, "${hang}"], timeoutSeconds: 1, covers: [AC1]}\n`;
-    const dir = await project(config);
-    const { code, doc } = await json(['verify', 'greet'], dir);
+    // The check starts a helper, says so (the pid file appears whole, by a rename), and never exits.
+    const aside = await mkdtemp(join(tmpdir(), 'the-loop-hang-'));
+    const pidFile = join(aside, 'helper.pid');
+    const hang = `const helper = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(`${pidFile}.part`)}, String(helper.pid)); require('node:fs').renameSync(${JSON.stringify(`${pidFile}.part`)}, ${JSON.stringify(pidFile)}); setInterval(() => {}, 1000);`;
+    const config = `${GRAPH}\nverification:\n  checks:\n    - {id: hang, argv: [node, hang.cjs], timeoutSeconds: 1, covers: [AC1]}\n`;
+    const dir = await project(config, { 'hang.cjs': hang });
+    const { code, doc } = await withClockAfter(pidFile, 1000, () => json(['verify', 'greet'], dir));
     expect(code).toBe(1);
     expect(doc).toMatchObject({ checks: [{ id: 'hang', status: 'failing', reasons: ['timed out after 1 s'] }] });
     expect((await record(dir, 'hang'))['run']).toMatchObject({ timedOut: true, passed: false });
+    // SIGKILL is delivered at once; a loaded machine may take a moment to tear the process down.
+    const helper = Number(await readFile(pidFile, 'utf8'));
+    await expect.poll(() => isAlive(helper), { timeout: 10_000, interval: 50 }).toBe(false);
   });
 
   it('never writes a secret the check printed, in the record or anywhere beside it', async () => {
