@@ -187,14 +187,12 @@ describe('the built CLI takes digests through crypto loaded on first use', () =>
   it('a check writes its cache and a second one reads it, as in process', async () => {
     const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
     const argv = ['check', 'issue-1', '--repo', dir, '--format', 'json'];
-    // A local run: CI turns the cache off, and the suite itself may run under CI.
-    const local = { cwd: dir, env: { CI: '' } };
-    const first = await runBuiltCli(argv, local);
+    const first = await runBuiltCli(argv, { cwd: dir });
     expect(first.stderr).toBe('');
     const bucket = (await readdir(join(dir, '.the-loop/local/cache/artifacts'))).find((name) => /^[0-9a-f]{2}$/.test(name));
     expect(bucket).toBeDefined();
     expect((await readdir(join(dir, '.the-loop/local/cache/artifacts', bucket as string))).some((name) => /^[0-9a-f]{64}\.v\d+\.f\d+\.json$/.test(name))).toBe(true);
-    const second = await runBuiltCli(argv, local);
+    const second = await runBuiltCli(argv, { cwd: dir });
     expect(second.stdout).toBe(first.stdout);
     expect(second.stdout).toBe((await run(dir, [...argv, '--no-cache'])).stdout);
   });

@@ -10,8 +10,6 @@ import { runBuiltCli } from '../test-support/cli.js';
 import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
-// The cache is off in CI; these runs must use it whatever the surrounding environment says.
-const LOCAL = { CI: '' };
 const temps: string[] = [];
 
 // The fixture without any machine-local state a run over it may have left.
@@ -170,9 +168,9 @@ describe('reports with and without the cache', () => {
     const root = await tempDir();
     await copyFixture(root);
     for (const format of ['json', 'table', 'markdown']) {
-      const fresh = await runBuiltCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root, env: LOCAL });
-      const cold = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root, env: LOCAL });
-      const warm = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root, env: LOCAL });
+      const fresh = await runBuiltCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root });
+      const cold = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root });
+      const warm = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root });
       expect(fresh.stderr).toBe('');
       expect([cold.code, warm.code]).toEqual([fresh.code, fresh.code]);
       expect(cold.stdout).toBe(fresh.stdout);
@@ -186,11 +184,11 @@ describe('reports with and without the cache', () => {
   it('is not used with --no-cache, nor in CI', async () => {
     const root = await tempDir();
     await copyFixture(root);
-    await runBuiltCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
-    await runBuiltCli(['report', '--repo', root, '--no-cache'], { cwd: root, env: LOCAL });
+    await runBuiltCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root });
+    await runBuiltCli(['report', '--repo', root, '--no-cache'], { cwd: root });
     await runBuiltCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });
     expect(await entries(root)).toEqual([]);
-    await runBuiltCli(['check', 'issue-12', '--repo', root], { cwd: root, env: LOCAL });
+    await runBuiltCli(['check', 'issue-12', '--repo', root], { cwd: root });
     expect((await entries(root)).length).toBeGreaterThan(0);
   });
 });

@@ -14,8 +14,6 @@ import { CACHE_DIR } from './artifact-cache.js';
 import { encode, RESULTS_DIR } from './result-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
-// The cache is off in CI; these runs must use it whatever the surrounding environment says.
-const LOCAL = { CI: '' };
 const temps: string[] = [];
 
 afterEach(async () => {
@@ -42,7 +40,7 @@ async function entries(root: string): Promise<string[]> {
   return (await Promise.all(buckets.map(async (bucket) => (await readdir(join(dir, bucket))).map((name) => `${bucket}/${name}`)))).flat().sort();
 }
 
-const report = (root: string, ...args: string[]) => runCli(['report', '--repo', root, ...args], { cwd: root, env: LOCAL });
+const report = (root: string, ...args: string[]) => runCli(['report', '--repo', root, ...args], { cwd: root });
 
 /**
  * The report through the cache, twice (the first run may fill it, the second reads it), and
@@ -114,8 +112,8 @@ describe('the result cache', () => {
       'docs/specs/b/tasks.md': TASKS_OPEN,
     });
     const steps: [string, () => Promise<unknown>][] = [
-      ['graph state: an approval recorded', () => runCli(['graph', 'approve', 'a', 'requirements.md', '--by', 'alice'], { cwd: root, env: LOCAL })],
-      ['the baseline', () => runCli(['baseline'], { cwd: root, env: LOCAL })],
+      ['graph state: an approval recorded', () => runCli(['graph', 'approve', 'a', 'requirements.md', '--by', 'alice'], { cwd: root })],
+      ['the baseline', () => runCli(['baseline'], { cwd: root })],
       ['an artifact\'s bytes', () => writeFiles(root, { 'docs/specs/a/tasks.md': `${TASKS_OPEN}- [ ] Ship the greeting\n` })],
       ['the approvers', () => writeFiles(root, { '.the-loop/collaborators.yaml': 'collaborators:\n  - {login: alice, roles: [lead]}\n' })],
       ['graph state: unreadable', () => writeFiles(root, { 'docs/specs/b/graph-state.json': '{ not JSON' })],
@@ -149,7 +147,7 @@ describe('the result cache', () => {
     await git(root, ['add', '-A']);
     await git(root, ['commit', '-qm', 'greeter']);
     await changes(root, [
-      ['a record written', () => runCli(['verify', 'greet'], { cwd: root, env: LOCAL })],
+      ['a record written', () => runCli(['verify', 'greet'], { cwd: root })],
       ['a file the check depends on', () => writeFile(join(root, 'src/greet.mjs'), 'export const greet = () => "Hi";\n')],
       ['the record edited', async () => {
         const path = join(root, 'docs/specs/greet/evidence/unit.json');

@@ -42,9 +42,10 @@ export function runCli(args: readonly string[], options: RunOptions): Promise<Cl
   return runInProcess(args, { cwd: options.cwd, env: childEnv(options), stdin: options.input ?? '', adapters: BUILT_IN_ADAPTERS });
 }
 
-// Variables a surrounding harness or CI may set must not steer the process under test.
+// Variables a surrounding harness or CI may set must not steer the process under test: `CI`
+// turns the artifact cache off, so a test that runs the same locally and in CI sets it itself.
 function childEnv(options: RunOptions): NodeJS.ProcessEnv {
-  const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, ...inherited } = process.env;
+  const { CLAUDE_PROJECT_DIR: _p, GITHUB_OUTPUT: _o, FORCE_COLOR: _f, CI: _c, ...inherited } = process.env;
   return options.inherit === false ? { ...options.env } : { ...inherited, NO_COLOR: '1', ...options.env };
 }
 
