@@ -38,6 +38,21 @@ function trimSpaces(text: string): string {
   return text.slice(start, end);
 }
 
+/**
+ * Whether a header line over a delimiter row opens a GFM table, each given past its indent: the
+ * delimiter row has a pipe or a colon (so `a|` over `---` stays a setext heading) and as many
+ * cells as the header, which is no lone pipe.
+ */
+export function opensTable(head: string, delimiter: string): boolean {
+  return isDelimiterRow(delimiter) && trimSpaces(head) !== '|' && splitCells(head).length === splitCells(delimiter).length;
+}
+
+/** Whether a line's text past its indent is a delimiter row a table may open with. */
+export function isDelimiterRow(text: string): boolean {
+  // `- |` opens a list item, which ends the paragraph the header line would have been.
+  return DELIMITER_ROW.test(text) && /[|:]/.test(text) && !/^-[ \t]/.test(text);
+}
+
 function lineText(state: StateBlock, line: number): string {
   return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
 }
@@ -54,14 +69,7 @@ function lineText(state: StateBlock, line: number): string {
 export function gfmTable(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (!mayOpenTable(state, startLine, endLine)) return false;
   const delimiterLine = startLine + 1;
-  const delimiter = lineText(state, delimiterLine);
-  // `- |` opens a list item, which ends the paragraph the header line would have been.
-  if (!DELIMITER_ROW.test(delimiter) || !/[|:]/.test(delimiter) || /^-[ \t]/.test(delimiter)) return false;
-  const width = splitCells(delimiter).length;
-  const head = lineText(state, startLine);
-  const header = splitCells(head);
-  // A lone pipe is no header row.
-  if (trimSpaces(head) === '|' || header.length !== width) return false;
+  if (!opensTable(lineText(state, startLine), lineText(state, delimiterLine))) return false;
   if (silent) return true;
 
   const terminators = state.md.block.ruler.getRules('blockquote');

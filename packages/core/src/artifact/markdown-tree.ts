@@ -1,9 +1,11 @@
-import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, Text } from 'mdast';
-import type { MarkdownIt, Token } from 'markdown-it';
+import type { Heading, List, ListItem, Nodes, PhrasingContent, Root, RootContent, Table, TableCell, Text } from 'mdast';
+import type { Token } from 'markdown-it';
 import { toString } from 'mdast-util-to-string';
 import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
 import { holdsInlineSyntax } from './micromark-inline.js';
+import { at, CHECK_LENGTH, taskParagraph, unescapePipesInCode, type Position } from './mdast-nodes.js';
+import { readSimpleBlocks } from './simple-blocks.js';
 import { simpleInlineTokens, type InlineToken } from './simple-inline.js';
 
 /** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
@@ -15,23 +17,6 @@ export interface MarkdownTree {
 
 // A leading `---` line, the YAML, and the next `---` line, as remark-frontmatter reads them.
 const FRONT_MATTER = /^---[ \t]*(?:\r\n|\r|\n)(?:([\s\S]*?)(?:\r\n|\r|\n))??---[ \t]*(?=\r\n|\r|\n|$)/;
-
-/**
- * The mark inside a GFM task check at the start of a list item's first paragraph, if one is
- * there: `[ ]`, `[x]` or `[X]` (a tab or line ending for the space too), then a line ending, or
- * spaces and something more (micromark-extension-gfm-task-list-item's rule).
- */
-function taskCheck(content: string): string | undefined {
-  if (content.charCodeAt(0) !== 0x5b || content.charCodeAt(2) !== 0x5d) return undefined;
-  const mark = content.charCodeAt(1);
-  if (mark !== 0x20 && mark !== 0x09 && mark !== 0x0a && mark !== 0x78 && mark !== 0x58) return undefined;
-  const after = content.charCodeAt(3);
-  // Spaces and then anything: one space and the character after it will do.
-  return after === 0x0a || ((after === 0x20 || after === 0x09) && content.length > 4) ? content.charAt(1) : undefined;
-}
-
-// A task check's length: mdast drops it from the item's text.
-const CHECK_LENGTH = 3;
 
 // HTML blocks that end only at an end marker (CommonMark's kinds 1 to 5): how each starts, and its marker.
 const HTML_ENDS: readonly (readonly [RegExp, RegExp])[] = [
@@ -45,21 +30,50 @@ const HTML_ENDS: readonly (readonly [RegExp, RegExp])[] = [
 // A line that opens a block quote or a list item.
 const CONTAINER_START = /^[ \t]*(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 
-interface Position {
-  readonly start: { readonly line: number; readonly column: number };
-  readonly end: { readonly line: number; readonly column: number };
-}
-
 type Container = { children: Nodes[] };
 
 /**
- * The document's tree, built from markdown-it's block tokens in the shape remark-parse gives
- * (with remark-frontmatter and the GFM table and task-list extensions), holding what the gates
- * read: node types, start positions of headings, paragraphs, HTML blocks, list items, tables
- * and rows, and plain text.
- * Line endings inside texts are `\n` whatever the file uses.
+ * The document's tree in the shape remark-parse gives (with remark-frontmatter and the GFM table
+ * and task-list extensions), holding what the gates read: node types, start positions of
+ * headings, paragraphs, HTML blocks, list items, tables and rows, and plain text. A document of
+ * simple block syntax, as most are, is read line by line (simple-blocks.ts); any other is read
+ * by markdown-it. Line endings inside texts are `\n` whatever the file uses.
  */
 export function markdownTree(text: string): MarkdownTree {
+  const { root, src } = prepared(text);
+  const front = root.children.length;
+  if (readSimply(src, root)) return { root, truncatedAt: undefined };
+  root.children.length = front;
+  return treeFromTokens(root, src);
+}
+
+/** The tree as the simple block reader reads it, or undefined when the document holds more than it reads. */
+export function simpleMarkdownTree(text: string): MarkdownTree | undefined {
+  const { root, src } = prepared(text);
+  return readSimply(src, root) ? { root, truncatedAt: undefined } : undefined;
+}
+
+/** The tree built from markdown-it's block tokens, whatever the document holds. */
+export function markdownItTree(text: string): MarkdownTree {
+  const { root, src } = prepared(text);
+  return treeFromTokens(root, src);
+}
+
+function readSimply(src: string, root: Root): boolean {
+  return readSimpleBlocks(src, root.children, (content, line) => readPhrasing(content, line, undefined));
+}
+
+function treeFromTokens(root: Root, src: string): MarkdownTree {
+  const md = markdownReader();
+  const env: ParseEnv = { starts: [0] };
+  const tokens: Token[] = [];
+  md.block.parse(src, md, env, tokens);
+  new TreeBuilder(env, src, tokens).build(root);
+  return { root, truncatedAt: env.truncatedAt === undefined ? undefined : env.truncatedAt + 1 };
+}
+
+/** The root with the front-matter node if there is one, and the Markdown after it as the block readers read it. */
+function prepared(text: string): { root: Root; src: string } {
   const root: Root = { type: 'root', children: [] };
   let body = text;
   const front = FRONT_MATTER.exec(text);
@@ -68,15 +82,9 @@ export function markdownTree(text: string): MarkdownTree {
     // Blank lines in its place keep every later line where it was.
     body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
   }
-  const md = markdownReader();
   // Most files need neither replacement; looking costs less than replacing nothing.
   const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
-  const src = lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf;
-  const env: ParseEnv = { starts: [0] };
-  const tokens: Token[] = [];
-  md.block.parse(src, md, env, tokens);
-  new TreeBuilder(md, env, src, tokens).build(root);
-  return { root, truncatedAt: env.truncatedAt === undefined ? undefined : env.truncatedAt + 1 };
+  return { root, src: lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf };
 }
 
 /**
@@ -92,7 +100,6 @@ class TreeBuilder {
   private index = 0;
   private quotes = 0;
   constructor(
-    private readonly md: MarkdownIt,
     private readonly env: ParseEnv,
     private readonly src: string,
     private readonly tokens: readonly Token[],
@@ -188,25 +195,19 @@ class TreeBuilder {
     const item: ListItem = { type: 'listItem', children: [], position: position(open) };
     const first = this.tokens[this.index];
     const inline = this.tokens[this.index + 1];
-    const check = first?.type === 'paragraph_open' && inline?.type === 'inline' ? taskCheck(inline.content) : undefined;
-    if (check !== undefined && first && inline && !this.opensWithBlankSpace(open)) {
-      item.checked = check === 'x' || check === 'X';
+    const content = first?.type === 'paragraph_open' && inline?.type === 'inline' && !this.opensWithBlankSpace(open) ? inline.content : undefined;
+    const task =
+      first && content !== undefined
+        ? taskParagraph(content, position(first).start.line, columnOf(first), (rest, line) => {
+            const tabs = this.env.tabLeftOvers?.get(content);
+            if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - CHECK_LENGTH)));
+            return this.phrasing(rest, line);
+          })
+        : undefined;
+    if (task) {
+      item.checked = task.checked;
       this.index += 3;
-      // mdast drops the check, then the first character of the text right after it.
-      const rest = inline.content.slice(CHECK_LENGTH);
-      const tabs = this.env.tabLeftOvers?.get(inline.content);
-      if (tabs) this.env.tabLeftOvers?.set(rest, new Set([...tabs].map((at) => at - CHECK_LENGTH)));
-      const paragraph: Paragraph = { type: 'paragraph', children: [], position: position(first) };
-      const children = this.phrasing(rest, paragraph.position?.start.line ?? 1);
-      paragraph.children = children;
-      const head = children[0];
-      if (head?.type === 'text') {
-        head.value = head.value.slice(1);
-        // … and starts the paragraph at the text it kept, if any.
-        if (head.value === '') children.shift();
-        else paragraph.position = at(paragraph.position?.start.line ?? 1, columnOf(first) + CHECK_LENGTH + 1);
-      }
-      item.children.push(paragraph);
+      item.children.push(task.paragraph);
     }
     this.blocks(item as Container, 'list_item_close');
     return item;
@@ -262,18 +263,23 @@ class TreeBuilder {
     return children;
   }
 
-  /** The phrasing of inline content that starts on `line` (a line ending in it starts another). */
   private phrasing(content: string, line: number): PhrasingContent[] {
-    // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
-    if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
-    // Most content holds only simple syntax, read without setting up an inline parse; a space
-    // standing for a tab's column is known only to the parser's rules.
-    const simple = this.env.tabLeftOvers?.has(content) === true ? undefined : simpleInlineTokens(content);
-    if (simple) return phrasingOf(simple, { line, breaks: 0 });
-    const tokens: Token[] = [];
-    this.md.inline.parse(content, this.md, this.env, tokens);
-    return phrasingOf(tokens, { line, breaks: 0 });
+    return readPhrasing(content, line, this.env);
   }
+}
+
+/** The phrasing of inline content that starts on `line` (a line ending in it starts another). */
+export function readPhrasing(content: string, line: number, env: ParseEnv | undefined): PhrasingContent[] {
+  // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
+  if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
+  // Most content holds only simple syntax, read without setting up an inline parse; a space
+  // standing for a tab's column is known only to the parser's rules.
+  const simple = env?.tabLeftOvers?.has(content) === true ? undefined : simpleInlineTokens(content);
+  if (simple) return phrasingOf(simple, { line, breaks: 0 });
+  const md = markdownReader();
+  const tokens: Token[] = [];
+  md.inline.parse(content, md, env ?? { starts: [0] }, tokens);
+  return phrasingOf(tokens, { line, breaks: 0 });
 }
 
 /**
@@ -353,15 +359,6 @@ export function phrasingOf(tokens: readonly (InlineToken & { readonly children?:
   return top.children as PhrasingContent[];
 }
 
-// In a table cell `\|` is a pipe even inside a code span (mdast-util-gfm-table's rule).
-function unescapePipesInCode(nodes: PhrasingContent[]): PhrasingContent[] {
-  for (const node of nodes) {
-    if (node.type === 'inlineCode') node.value = node.value.replace(/\\([\\|])/g, (escape, char: string) => (char === '|' ? char : escape));
-    else if ('children' in node) unescapePipesInCode(node.children as PhrasingContent[]);
-  }
-  return nodes;
-}
-
 /** A node with the line it starts on, when that is not its block's first line. */
 function placed<T extends Nodes>(node: T, lines: InlineLines): T {
   if (lines.breaks > 0) node.position = at(lines.line + lines.breaks, 1);
@@ -381,9 +378,4 @@ function withoutFinalEol(value: string): string {
 function position(token: Token): Position {
   const line = token.meta?.['line'];
   return at((typeof line === 'number' ? line : (token.map?.[0] ?? 0)) + 1, columnOf(token));
-}
-
-function at(line: number, column: number): Position {
-  const point = { line, column };
-  return { start: point, end: point };
 }

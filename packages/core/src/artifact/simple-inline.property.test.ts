@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { Token } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
+import { repositoryMarkdownFiles } from '../../../../test-fixtures/repository-markdown.js';
 import { phrasingOf } from './markdown-tree.js';
 import { markdownReader } from './micromark-block.js';
 import { simpleInlineTokens } from './simple-inline.js';
@@ -96,9 +95,8 @@ describe('simple inline scanner', () => {
   });
 
   it('reads the inline content of every Markdown file in the repository as the parser does', () => {
-    const root = fileURLToPath(new URL('../../../..', import.meta.url));
     let [contents, accepted] = [0, 0];
-    for (const file of markdownFiles(root)) {
+    for (const file of repositoryMarkdownFiles()) {
       const tokens: Token[] = [];
       md.block.parse(readFileSync(file, 'utf8').replace(/\r\n?/g, '\n'), md, { starts: [0] }, tokens);
       for (const token of tokens) {
@@ -114,11 +112,3 @@ describe('simple inline scanner', () => {
     expect(accepted).toBeGreaterThan(contents / 2);
   });
 });
-
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : markdownFiles(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}

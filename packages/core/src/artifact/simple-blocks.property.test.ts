@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { workItemFiles } from '../../../../scripts/bench-corpus.mjs';
+import { fuzzRuns } from '../test-support/fuzz.js';
+import { repositoryMarkdownFiles } from '../../../../test-fixtures/repository-markdown.js';
+import { inlineText, markdownDocument } from '../test-support/markdown-documents.js';
+import { expectSameFacts } from '../test-support/remark-comparison.js';
+import { markdownItTree, simpleMarkdownTree } from './markdown-tree.js';
+
+// The simple block reader must build exactly the tree markdown-it's tokens give, for every
+// document it reads at all; the tests against remark then hold for it too.
+function expectSameTree(text: string): boolean {
+  const simple = simpleMarkdownTree(text);
+  if (simple === undefined) return false;
+  expect(simple, JSON.stringify(text)).toEqual(markdownItTree(text));
+  return true;
+}
+
+// Lines the way specs are written, and the lines at the edges of what the reader reads: every
+// container and leaf start at the indents that matter, lazy lines, underlines, fences closed at
+// other indents, tables, comments, HTML-looking text.
+const word = fc.constantFrom('review', 'Invoice', 'a', 'TBD', 'x2', 'état', '2024', '**AC-1**:', '`code`', '*em*', '[link](https://x.test)', '<describe it>', '<b>', '\\|', '|', ':', '—');
+const prose = fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
+const indent = fc.constantFrom('', '', '', ' ', '  ', '  ', '   ', '    ', '     ', '      ');
+const start = fc.constantFrom(
+  '', '', '', '', '# ', '## ', '### ', '#', '####### ', '- ', '- ', '* ', '+ ', '1. ', '1. ', '2. ', '1) ', '10. ', '01. ', '- [ ] ', '- [x] ', '* [X] ', '- [~] ', '1. [ ] ',
+  '> ', '>', '> > ', '- > ', '- # ', '- - ', '| ', '[x] ', '[ref]: ', '<!-- ', '-', '1.', '-    ', '-     ', '1.     ', '- \t', '\t',
+);
+const line = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(indent, start, prose).map(([i, s, p]) => i + s + p) },
+  { weight: 3, arbitrary: fc.tuple(indent, fc.constantFrom('', '', '')).map(([i]) => i) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(
+      indent,
+      fc.constantFrom(
+        '```', '```ts', '~~~', '````', '``` x `y`', '---', '***', '___', '- - -', '* * *', '===', '--', '| a | b |', '|---|---|', '| --- | :-: |', 'a | b', '--|--', '| 1 | 2 |',
+        '| x |', '|', '<!-- note -->', '<!--', '-->', 'text -->', '<div>', '</div>', '<details open>', '<a href="x">', '<boundary>: <control>', '<what is wrong, for whom>', '< 5 ms',
+        '<?x ?>', '<!X>', '<!-->', '[r]: /u', '[a]', '\u00a0', '_Requirements: AC-1_',
+      ),
+    ).map(([i, l]) => i + l),
+  },
+  { weight: 1, arbitrary: inlineText },
+);
+const specDocument = fc.array(line, { maxLength: 25 }).map((lines) => lines.join('\n'));
+
+/**
+ * The lines without those the reader declines at, one at a time, until it reads them all: long
+ * documents of what it reads, right beside what it does not. The line it declines at is found
+ * by halving the lines read (a prefix may decline where the whole does not, as a comment cut
+ * short; any line removed brings the search closer).
+ */
+function readable(lines: readonly string[]): string {
+  const kept = [...lines];
+  for (let tries = 0; tries < 40 && !simpleMarkdownTree(kept.join('\n')); tries += 1) {
+    let [read, declined] = [0, kept.length];
+    while (declined - read > 1) {
+      const middle = (read + declined) >> 1;
+      if (simpleMarkdownTree(kept.slice(0, middle).join('\n'))) read = middle;
+      else declined = middle;
+    }
+    kept.splice(declined - 1, 1);
+  }
+  return kept.join('\n');
+}
+const readableDocument = fc.array(line, { minLength: 10, maxLength: 40 }).map(readable);
+
+describe('the simple block reader', () => {
+  it('builds the tree markdown-it builds, for every generated document it reads', () => {
+    let [documents, read] = [0, 0];
+    fc.assert(
+      fc.property(fc.oneof({ weight: 3, arbitrary: specDocument }, { weight: 1, arbitrary: markdownDocument }), (text) => {
+        documents += 1;
+        if (expectSameTree(text)) read += 1;
+      }),
+      fuzzRuns(process.env, 2000),
+    );
+    // A reader that declined everything would pass the comparison: it must read a fair share.
+    expect(read).toBeGreaterThan(documents / 4);
+  });
+
+  it('builds the tree markdown-it builds, for long documents of what it reads', () => {
+    let [documents, long] = [0, 0];
+    fc.assert(
+      fc.property(readableDocument, (text) => {
+        documents += 1;
+        if (text.split('\n').length >= 10) long += 1;
+        expectSameTree(text);
+        expectSameFacts(text);
+      }),
+      fuzzRuns(process.env, 300),
+    );
+    expect(long).toBeGreaterThan(documents / 2);
+  });
+
+  it('reads the repository\'s Markdown and the bench\'s work items, as markdown-it does', () => {
+    const texts = repositoryMarkdownFiles().map((file) => readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+    for (let index = 0; index < 8; index += 1) texts.push(...Object.values(workItemFiles(`item-${index}`, index)));
+    const read = texts.filter(expectSameTree).length;
+    expect(read).toBeGreaterThan(texts.length * 0.95);
+  });
+
+  it('reads the shapes specs are written in', () => {
+    const shapes = [
+      '# Title\n\nText over\ntwo lines.\n\n## Section\n\n- item\n  - nested\n- [x] done\n- [ ] open\n',
+      // A line indented less than its nested item: a lazy continuation line of that item's text.
+      '- [x] **1.1** Task\n  - [x] Step\n  _Requirements: AC-1_\n- [ ] **1.2** Next\n',
+      '1. one\n2. two\n10. ten\n',
+      '| a | b |\n|---|:-:|\n| 1 | 2 |\nrow without pipes\n\nafter\n',
+      'Text\n| a | b |\n| - | - |\n',
+      '```ts\nconst x = 1;\n\n```\n\n~~~\n```\n~~~\n',
+      '- item\n\n  ```\n  code\n  ```\n\n  More text.\n',
+      '<!-- guidance\nover lines -->\n\n<boundary>: <control>\n\n<what is wrong, and for whom>\n',
+      '> Guidance\n> over lines\n>\n> and more\n\nText\n',
+      'Setext\n===\n\nOther\n---\n\n***\n- - -\n',
+      '- a\n---\n',
+      '---\nstatus: draft\n---\n\n# After front-matter\n',
+    ];
+    for (const text of shapes) expect(expectSameTree(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it('leaves to markdown-it what it does not read', () => {
+    const shapes = [
+      '    indented code\n',
+      '-     code in an item\n',
+      '[ref]: /url\n\n[ref]\n',
+      '<div>\nblock\n</div>\n',
+      '<describe the boundary>\n',
+      '- \n  text under an empty item\n',
+      'para\n01. item\n',
+      '- a | b\n  --|--\n',
+      '> - item in a quote\n',
+      '- > quote in an item\n',
+      '\tcode after a tab\n',
+      '- item\n\tmore\n',
+      '<!-- never closed\n',
+      '```x`y\n',
+    ];
+    for (const text of shapes) {
+      expect(simpleMarkdownTree(text), JSON.stringify(text)).toBeUndefined();
+      expect(markdownItTree(text).root.children.length, JSON.stringify(text)).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,641 @@
+import type { Blockquote, Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent, Table, TableCell } from 'mdast';
+import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
+import { isDelimiterRow, opensTable, splitCells } from './gfm-table.js';
+import { at, taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
+
+/** The phrasing of inline content that starts on a line. */
+type Phrasing = (content: string, line: number) => PhrasingContent[];
+
+// What a line opens where its text starts, as far as the simple reader tells lines apart.
+const TEXT = 0;
+const HEADING = 1;
+const FENCE = 2;
+const QUOTE = 3;
+const BREAK = 4;
+const BULLET = 5;
+const ORDERED = 6;
+const COMMENT = 7;
+// Something the simple reader does not read (an empty list item, an HTML block other than a
+// comment, a tab where it would count columns, …): the whole document goes to markdown-it.
+const DECLINE = 8;
+
+// How many containers (list items and block quotes) may be open at once: far more than any
+// spec nests, and far below the nesting at which markdown-it stops reading a container.
+const MAX_CONTAINERS = 16;
+
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/** An open list item: the column its content starts at, and its list's kind of marker. */
+interface ItemContainer {
+  readonly quote: false;
+  readonly node: ListItem;
+  readonly content: number;
+}
+
+interface QuoteContainer {
+  readonly quote: true;
+  readonly node: Blockquote;
+}
+
+type Container = ItemContainer | QuoteContainer;
+
+interface OpenParagraph {
+  node: Paragraph;
+  readonly parent: RootContent[];
+  /** The item whose first block it is, whose task check it may hold. */
+  readonly item: ListItem | undefined;
+  readonly line: number;
+  readonly column: number;
+  readonly lines: string[];
+}
+
+interface OpenFence {
+  readonly node: Code;
+  readonly marker: number;
+  readonly length: number;
+  /** The columns of indent dropped from each line past the containers: the opening fence's. */
+  readonly strip: number;
+  readonly lines: string[];
+}
+
+interface OpenHtml {
+  readonly node: Html;
+  readonly lines: string[];
+}
+
+/**
+ * Read `src` (a document as markdownTree prepares it: `\n` line endings, no NUL, front-matter
+ * blanked out) into `children` when it holds only simple block syntax, exactly as the tree
+ * built from markdown-it's tokens would read it; false, with `children` in any state, as soon
+ * as it holds anything else. Simple syntax is what specs are written in: ATX and setext
+ * headings, paragraphs with their lazy continuation lines, bullet and ordered lists nested by
+ * indentation, task items, fenced code, thematic breaks, HTML comments, GFM tables outside
+ * containers, and block quotes of paragraphs outside lists. Indented code, link reference
+ * definitions, other HTML blocks, empty list items, tables in containers and tabs that would
+ * count as columns are left to markdown-it, as is anything the reader cannot tell apart cheaply.
+ */
+export function readSimpleBlocks(src: string, children: RootContent[], phrasing: Phrasing): boolean {
+  return new SimpleBlockReader(src, children, phrasing).read();
+}
+
+class SimpleBlockReader {
+  private readonly containers: Container[] = [];
+  private paragraph: OpenParagraph | undefined;
+  private fence: OpenFence | undefined;
+  private html: OpenHtml | undefined;
+  private table: Table | undefined;
+  /** The kind of marker of each list, to tell whether an item continues it. */
+  private readonly markers = new Map<List, number>();
+  /** Set when a table's header line has just been read: its delimiter row is no row. */
+  private skipLine = false;
+  /** Where the line being read starts. */
+  private lineStart = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly root: RootContent[],
+    private readonly phrasing: Phrasing,
+  ) {}
+
+  read(): boolean {
+    const { src } = this;
+    const length = src.length;
+    let line = 1;
+    for (let start = 0; start < length; line += 1) {
+      const newline = src.indexOf('\n', start);
+      const end = newline === -1 ? length : newline;
+      // A last line of only spaces and tabs is no line to markdown-it.
+      if (newline === -1 && onlyWhitespace(src, start, end)) break;
+      if (this.skipLine) this.skipLine = false;
+      else if (!this.readLine(start, end, line)) return false;
+      start = end + 1;
+    }
+    return this.finish();
+  }
+
+  private readLine(start: number, end: number, line: number): boolean {
+    const { src, containers } = this;
+    this.lineStart = start;
+    // The containers the line continues, and where its text starts past their markers.
+    let pos = start;
+    let matched = 0;
+    for (; matched < containers.length; matched += 1) {
+      const container = containers[matched] as Container;
+      let at = pos;
+      while (at < end && src.charCodeAt(at) === SPACE) at += 1;
+      if (src.charCodeAt(at) === TAB) return false;
+      if (container.quote) {
+        if (at - pos > 3 || src.charCodeAt(at) !== 0x3e) break;
+        pos = at + 1;
+        const after = src.charCodeAt(pos);
+        if (after === SPACE) pos += 1;
+        else if (after === TAB) return false;
+      } else if (at === end) {
+        // A blank line continues a list item, its spaces up to the item's content dropped.
+        pos = Math.min(end, start + container.content);
+      } else if (at - start >= container.content) {
+        pos = start + container.content;
+      } else break;
+    }
+    let first = pos;
+    while (first < end && src.charCodeAt(first) === SPACE) first += 1;
+    const fence = this.fence;
+    if (fence) return matched === containers.length && this.fenceLine(fence, pos, first, end);
+    const html = this.html;
+    if (html) return matched === containers.length && this.htmlLine(html, pos, end);
+    if (first < end && src.charCodeAt(first) === TAB) {
+      // A line of spaces and tabs outside any container is blank; elsewhere a tab counts columns.
+      if (containers.length > 0 || !onlyWhitespace(src, first, end)) return false;
+      this.closeParagraph();
+      this.table = undefined;
+      return true;
+    }
+    const blank = first === end;
+    const indent = first - pos;
+    if (this.paragraph) {
+      if (matched < containers.length) {
+        if (blank) {
+          this.closeParagraph();
+          this.closeContainers(matched);
+          return true;
+        }
+        // Indented as code, or opening no block that ends the paragraph: a lazy continuation
+        // line, which keeps the containers open.
+        if (indent < 4) {
+          const kind = this.kindAt(first, end);
+          if (kind === DECLINE) return false;
+          if (kind !== TEXT) {
+            this.closeParagraph();
+            this.closeContainers(matched);
+            return this.open(kind, pos, first, end, line);
+          }
+        }
+        return this.lazyLine(pos, end);
+      }
+      if (blank) {
+        this.closeParagraph();
+        return true;
+      }
+      if (indent >= 4) return this.continueParagraph(pos, end);
+      const level = setextLevel(src, first, end);
+      if (level > 0) return !this.inQuote() && this.setext(level);
+      const kind = this.kindAt(first, end);
+      if (kind === DECLINE) return false;
+      // An ordered item numbered other than 1 interrupts no paragraph: the line is its text.
+      if (kind === ORDERED && !this.orderedInterrupts(first)) {
+        if (this.orderedOne(first)) return false;
+      } else if (kind !== TEXT) {
+        this.closeParagraph();
+        return this.open(kind, pos, first, end, line);
+      }
+      const table = this.tableAt(first, end, line);
+      if (table !== 0) return table > 0;
+      return this.continueParagraph(pos, end);
+    }
+    if (this.table) {
+      if (blank) {
+        this.table = undefined;
+        return true;
+      }
+      // Indented code after a table.
+      if (indent >= 4) return false;
+      const kind = this.kindAt(first, end);
+      if (kind === TEXT) return this.row(first, end, line);
+      if (kind === COMMENT || kind === DECLINE) return false;
+      this.table = undefined;
+      return this.open(kind, pos, first, end, line);
+    }
+    this.closeContainers(matched);
+    if (blank) return true;
+    // Indented code.
+    if (indent >= 4) return false;
+    return this.open(this.kindAt(first, end), pos, first, end, line);
+  }
+
+  /** Open the block `kind` whose text starts at `first`, on a line whose containers end at `pos`. */
+  private open(kind: number, pos: number, first: number, end: number, line: number): boolean {
+    // A block quote holds only paragraphs here.
+    if (kind !== TEXT && this.inQuote()) return false;
+    const { src } = this;
+    switch (kind) {
+      case TEXT:
+        return this.text(first, end, line, undefined);
+      case HEADING:
+        this.parent().push(atxHeading(src, first, end, line, this.column(first), this.phrasing));
+        return true;
+      case FENCE: {
+        const marker = src.charCodeAt(first);
+        let after = first;
+        while (src.charCodeAt(after) === marker) after += 1;
+        const node: Code = { type: 'code', value: '' };
+        this.parent().push(node);
+        this.fence = { node, marker, length: after - first, strip: first - pos, lines: [] };
+        return true;
+      }
+      case QUOTE: {
+        if (this.containers.length > 0) return false;
+        const node: Blockquote = { type: 'blockquote', children: [] };
+        this.root.push(node);
+        this.containers.push({ quote: true, node });
+        let text = first + 1;
+        const after = src.charCodeAt(text);
+        if (after === SPACE) text += 1;
+        else if (after === TAB) return false;
+        let inside = text;
+        while (inside < end && src.charCodeAt(inside) === SPACE) inside += 1;
+        if (inside === end) return true;
+        if (src.charCodeAt(inside) === TAB || inside - text >= 4 || this.kindAt(inside, end) !== TEXT) return false;
+        return this.text(inside, end, line, undefined);
+      }
+      case BREAK:
+        this.parent().push({ type: 'thematicBreak' });
+        return true;
+      case BULLET:
+      case ORDERED:
+        return this.openItem(kind, first, end, line);
+      case COMMENT: {
+        const node: Html = { type: 'html', value: '', position: at(line, this.column(first)) };
+        this.parent().push(node);
+        const html = { node, lines: [] };
+        this.html = html;
+        // The comment may end on its first line, after its opening.
+        return this.htmlLine(html, pos, end, first + 4);
+      }
+      default:
+        return false;
+    }
+  }
+
+  private openItem(kind: number, first: number, end: number, line: number): boolean {
+    const { src, containers, lineStart } = this;
+    if (containers.length >= MAX_CONTAINERS) return false;
+    let after = first;
+    while (src.charCodeAt(after) >= 0x30 && src.charCodeAt(after) <= 0x39) after += 1;
+    // The marker: `-`, `+` or `*`, or the digits' `.` or `)`; an ordered list is also told by its delimiter.
+    const marker = kind === BULLET ? src.charCodeAt(first) : 0x100 + src.charCodeAt(after);
+    after += 1;
+    let text = after;
+    while (src.charCodeAt(text) === SPACE) text += 1;
+    const parent = this.parent();
+    const last = parent[parent.length - 1];
+    let list = last?.type === 'list' && this.markers.get(last) === marker ? last : undefined;
+    if (!list) {
+      list = { type: 'list', ordered: kind === ORDERED, children: [] };
+      this.markers.set(list, marker);
+      parent.push(list);
+    }
+    const item: ListItem = { type: 'listItem', children: [], position: at(line, this.column(first)) };
+    list.children.push(item);
+    containers.push({ quote: false, node: item, content: text - lineStart });
+    // The item's first line holds its first paragraph's first line, and nothing else opens there.
+    if (this.kindAt(text, end) !== TEXT) return false;
+    return this.text(text, end, line, item);
+  }
+
+  /** What the line opens at `first`, where its text starts (at most three columns in). */
+  private kindAt(first: number, end: number): number {
+    const { src } = this;
+    const char = src.charCodeAt(first);
+    switch (char) {
+      case 0x23: {
+        let after = first + 1;
+        while (after < end && src.charCodeAt(after) === 0x23) after += 1;
+        if (after - first > 6) return TEXT;
+        const next = src.charCodeAt(after);
+        if (after === end || next === SPACE) return HEADING;
+        return next === TAB ? DECLINE : TEXT;
+      }
+      case 0x60:
+      case 0x7e: {
+        let after = first + 1;
+        while (after < end && src.charCodeAt(after) === char) after += 1;
+        if (after - first < 3) return TEXT;
+        // A backtick in a backtick fence's info string makes it no fence: inline code, left to markdown-it.
+        const backtick = char === 0x60 ? src.indexOf('`', after) : -1;
+        return backtick !== -1 && backtick < end ? DECLINE : FENCE;
+      }
+      case 0x3e:
+        return QUOTE;
+      case 0x2a:
+      case 0x2d:
+      case 0x5f:
+        if (isThematicBreak(src, first, end, char)) return BREAK;
+        return char === 0x5f ? TEXT : listMarker(src, first + 1, end, BULLET);
+      case 0x2b:
+        return listMarker(src, first + 1, end, BULLET);
+      case 0x3c: {
+        if (src.startsWith('<!--', first)) {
+          // `<!-->` and `<!--->` end where they open: left to markdown-it.
+          const close = src.indexOf('-->', first + 2);
+          return close === first + 2 || close === first + 3 ? DECLINE : COMMENT;
+        }
+        return opensHtmlBlock(src.slice(first, end)) ? DECLINE : TEXT;
+      }
+      default: {
+        if (char < 0x30 || char > 0x39) return TEXT;
+        let after = first + 1;
+        while (after < end && after - first < 10 && src.charCodeAt(after) >= 0x30 && src.charCodeAt(after) <= 0x39) after += 1;
+        const delimiter = src.charCodeAt(after);
+        if (after - first > 9 || (delimiter !== 0x2e && delimiter !== 0x29)) return TEXT;
+        return listMarker(src, after + 1, end, ORDERED);
+      }
+    }
+  }
+
+  /** Whether the ordered marker at `first` may interrupt a paragraph: its number is `1` itself. */
+  private orderedInterrupts(first: number): boolean {
+    const next = this.src.charCodeAt(first + 1);
+    return this.src.charCodeAt(first) === 0x31 && (next === 0x2e || next === 0x29);
+  }
+
+  /** Whether the ordered marker at `first` numbers 1 with more digits (`01.`): parsers tell these apart differently. */
+  private orderedOne(first: number): boolean {
+    let at = first;
+    while (this.src.charCodeAt(at) === 0x30) at += 1;
+    return at > first && this.src.charCodeAt(at) === 0x31 && !isDigit(this.src.charCodeAt(at + 1));
+  }
+
+  /**
+   * Whether the line at `first` is a GFM table's header, with the next line its delimiter row:
+   * 1 when it is, and the table is open with its header read; 0 when it is not; -1 when it may
+   * be and the reader cannot tell (a table in a container, a tab in the row's indent).
+   */
+  private tableAt(first: number, end: number, line: number): number {
+    const { src } = this;
+    const next = end + 1;
+    if (next >= src.length) return 0;
+    const newline = src.indexOf('\n', next);
+    const nextEnd = newline === -1 ? src.length : newline;
+    let delimiter = next;
+    while (delimiter < nextEnd && src.charCodeAt(delimiter) === SPACE) delimiter += 1;
+    if (this.containers.length > 0) return this.nextMayBeDelimiter(end) ? -1 : 0;
+    if (src.charCodeAt(delimiter) === TAB) return onlyWhitespace(src, delimiter, nextEnd) ? 0 : -1;
+    if (delimiter - next >= 4 || !mayOpenDelimiter(src, delimiter, nextEnd)) return 0;
+    if (!opensTable(src.slice(first, end), src.slice(delimiter, nextEnd))) return 0;
+    this.closeParagraph();
+    const table: Table = { type: 'table', children: [], position: at(line, this.column(first)) };
+    this.root.push(table);
+    this.table = table;
+    this.row(first, end, line);
+    this.skipLine = true;
+    return 1;
+  }
+
+  /** Whether the line after the one ending at `end` may be a delimiter row, past any container markers. */
+  private nextMayBeDelimiter(end: number): boolean {
+    const { src } = this;
+    const next = end + 1;
+    if (next >= src.length) return false;
+    const newline = src.indexOf('\n', next);
+    const nextEnd = newline === -1 ? src.length : newline;
+    let at = next;
+    for (let char = src.charCodeAt(at); at < nextEnd && (char === SPACE || char === TAB || char === 0x3e); char = src.charCodeAt(at)) at += 1;
+    return mayOpenDelimiter(src, at, nextEnd) && isDelimiterRow(src.slice(at, nextEnd));
+  }
+
+  private row(first: number, end: number, line: number): boolean {
+    const cells = splitCells(this.src.slice(first, end)).map((content): TableCell => ({ type: 'tableCell', children: unescapePipesInCode(this.phrasing(content, 1)) }));
+    this.table?.children.push({ type: 'tableRow', children: cells, position: at(line, this.column(first)) });
+    return true;
+  }
+
+  /** A line of text at `first` that no open paragraph takes: a table's header, or a paragraph's first line. */
+  private text(first: number, end: number, line: number, item: ListItem | undefined): boolean {
+    const table = this.tableAt(first, end, line);
+    if (table !== 0) return table > 0;
+    const { src } = this;
+    // A bracket that may open a link reference definition: left to markdown-it.
+    if (src.charCodeAt(first) === 0x5b && mayOpenDefinition(src, first, end)) return false;
+    const column = this.column(first);
+    const node: Paragraph = { type: 'paragraph', children: [], position: at(line, column) };
+    const parent = this.parent();
+    parent.push(node);
+    this.paragraph = { node, parent, item, line, column, lines: [src.slice(first, end)] };
+    return true;
+  }
+
+  private continueParagraph(pos: number, end: number): boolean {
+    this.paragraph?.lines.push(this.src.slice(pos, end));
+    return true;
+  }
+
+  /** A lazy continuation line from `pos`, past the containers it is still in; a table's header it may be is left to markdown-it. */
+  private lazyLine(pos: number, end: number): boolean {
+    const open = this.paragraph;
+    if (!open || this.nextMayBeDelimiter(end)) return false;
+    open.lines.push(this.src.slice(pos, end));
+    return true;
+  }
+
+  private closeParagraph(): void {
+    const open = this.paragraph;
+    if (!open) return;
+    this.paragraph = undefined;
+    const content = asciiTrim(open.lines.join('\n'));
+    const task = open.item ? taskParagraph(content, open.line, open.column, this.phrasing) : undefined;
+    if (task) {
+      (open.item as ListItem).checked = task.checked;
+      open.parent[open.parent.length - 1] = task.paragraph;
+    } else open.node.children = this.phrasing(content, open.line);
+  }
+
+  /** The open paragraph becomes a setext heading of `level`. */
+  private setext(level: number): boolean {
+    const open = this.paragraph;
+    if (!open) return false;
+    this.paragraph = undefined;
+    const heading: Heading = { type: 'heading', depth: level as Heading['depth'], children: this.phrasing(asciiTrim(open.lines.join('\n')), open.line), position: at(open.line, open.column) };
+    open.parent[open.parent.length - 1] = heading;
+    return true;
+  }
+
+  private fenceLine(fence: OpenFence, pos: number, first: number, end: number): boolean {
+    const { src } = this;
+    if (first - pos <= 3 && src.charCodeAt(first) === fence.marker) {
+      let after = first;
+      while (src.charCodeAt(after) === fence.marker) after += 1;
+      if (after - first >= fence.length && onlyWhitespace(src, after, end)) {
+        this.closeFence();
+        return true;
+      }
+    }
+    // Up to the opening fence's indent is dropped from each line (a tab there would count columns).
+    let at = pos;
+    while (at - pos < fence.strip && src.charCodeAt(at) === SPACE) at += 1;
+    if (at - pos < fence.strip && src.charCodeAt(at) === TAB) return false;
+    fence.lines.push(src.slice(at, end));
+    return true;
+  }
+
+  private closeFence(): void {
+    const fence = this.fence;
+    if (!fence) return;
+    this.fence = undefined;
+    fence.node.value = fence.lines.join('\n');
+  }
+
+  /** A line of an open HTML comment, its containers' markers dropped; it ends at the line holding `-->` past `from`. */
+  private htmlLine(html: OpenHtml, pos: number, end: number, from = pos): boolean {
+    const { src } = this;
+    html.lines.push(src.slice(pos, end));
+    const close = src.indexOf('-->', from);
+    if (close !== -1 && close < end) {
+      this.html = undefined;
+      html.node.value = html.lines.join('\n');
+    }
+    return true;
+  }
+
+  private closeContainers(keep: number): void {
+    this.containers.length = Math.min(this.containers.length, keep);
+  }
+
+  private finish(): boolean {
+    this.closeParagraph();
+    this.closeFence();
+    // A comment never closed keeps or drops its last line ending as markdown-it's tree decides.
+    return this.html === undefined;
+  }
+
+  /** The children of the innermost open container, or of the root. */
+  private parent(): RootContent[] {
+    const container = this.containers[this.containers.length - 1];
+    return container ? (container.node.children as RootContent[]) : this.root;
+  }
+
+  private inQuote(): boolean {
+    return this.containers[0]?.quote === true;
+  }
+
+  /** The 1-based column of `offset` in the line being read. */
+  private column(offset: number): number {
+    return offset - this.lineStart + 1;
+  }
+}
+
+/** A list marker's kind, from the character after it: `kind` followed by text, else what it is not. */
+function listMarker(src: string, after: number, end: number, kind: number): number {
+  if (after === end) return DECLINE;
+  const next = src.charCodeAt(after);
+  if (next === TAB) return DECLINE;
+  if (next !== SPACE) return TEXT;
+  let text = after;
+  while (text < end && src.charCodeAt(text) === SPACE) text += 1;
+  // An empty item, or one whose text is indented code.
+  if (text === end || text - after > 4 || src.charCodeAt(text) === TAB) return DECLINE;
+  return kind;
+}
+
+function isThematicBreak(src: string, first: number, end: number, marker: number): boolean {
+  let count = 0;
+  for (let at = first; at < end; at += 1) {
+    const char = src.charCodeAt(at);
+    if (char === marker) count += 1;
+    else if (char !== SPACE && char !== TAB) return false;
+  }
+  return count >= 3;
+}
+
+/** A setext underline's heading level at `first` (1 for `=`, 2 for `-`), or 0. */
+function setextLevel(src: string, first: number, end: number): number {
+  const marker = src.charCodeAt(first);
+  if (marker !== 0x3d && marker !== 0x2d) return 0;
+  let at = first + 1;
+  while (at < end && src.charCodeAt(at) === marker) at += 1;
+  if (!onlyWhitespace(src, at, end)) return 0;
+  return marker === 0x3d ? 1 : 2;
+}
+
+/** An ATX heading as markdown-it reads it: its closing sequence dropped, its text trimmed. */
+function atxHeading(src: string, first: number, end: number, line: number, column: number, phrasing: Phrasing): Heading {
+  let pos = first;
+  while (pos < end && src.charCodeAt(pos) === 0x23) pos += 1;
+  const depth = (pos - first) as Heading['depth'];
+  let max = end;
+  while (max > pos && (src.charCodeAt(max - 1) === SPACE || src.charCodeAt(max - 1) === TAB)) max -= 1;
+  let hashes = max;
+  while (hashes > pos && src.charCodeAt(hashes - 1) === 0x23) hashes -= 1;
+  if (hashes > pos && (src.charCodeAt(hashes - 1) === SPACE || src.charCodeAt(hashes - 1) === TAB)) max = hashes;
+  return { type: 'heading', depth, children: phrasing(asciiTrim(src.slice(pos, max)), line), position: at(line, column) };
+}
+
+/** Whether a line could be a table's delimiter row from `at` (past its indent): markdown-it's first test. */
+function mayOpenDelimiter(src: string, at: number, end: number): boolean {
+  if (at >= end) return false;
+  const char = src.charCodeAt(at);
+  if (char === 0x2d) {
+    const next = src.charCodeAt(at + 1);
+    return next !== SPACE && next !== TAB;
+  }
+  return char === 0x7c || char === 0x3a;
+}
+
+/**
+ * Whether a line opening with `[` at `first` may be a link reference definition: its label, on
+ * this line, ends in `]:`, or runs past the line. A `[` inside the label, or a `]` no colon
+ * follows (a task's `[ ]`, a link), rules one out.
+ */
+function mayOpenDefinition(src: string, first: number, end: number): boolean {
+  for (let at = first + 1; at < end; at += 1) {
+    const char = src.charCodeAt(at);
+    if (char === 0x5b) return false;
+    if (char === 0x5d) return src.charCodeAt(at + 1) === 0x3a;
+    if (char === 0x5c) at += 1;
+  }
+  return true;
+}
+
+const BLOCK_NAMES = new Set(htmlBlockNames);
+const RAW_NAMES = new Set(htmlRawNames);
+// A tag alone on its line (an HTML block of CommonMark's kind 7), spaces and tabs its only whitespace.
+const ATTRIBUTE = `[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \\t]*=[ \\t]*(?:[^ \\t"'=<>\`\\x00-\\x20]+|'[^']*'|"[^"]*"))?`;
+const LONE_TAG = new RegExp(`^(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*[ \\t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \\t]*>)[ \\t]*$`);
+// Whitespace other than spaces and tabs, which the readers' HTML patterns judge differently.
+const OTHER_SPACE = /[^\S \t]/;
+const TAG_NAME = /^<\/?([A-Za-z][A-Za-z0-9-]*)/;
+
+/**
+ * Whether a line's text (past its indent, opening with `<` but no comment) opens an HTML block:
+ * `<!` or `<?`, a raw or block tag name, a tag alone on the line, or whitespace the patterns
+ * would judge as markdown-it and micromark do not. Such lines are left to markdown-it; any other
+ * (`<describe the boundary>: <control>`, `< 5 ms`) is text.
+ */
+function opensHtmlBlock(text: string): boolean {
+  const next = text.charCodeAt(1);
+  if (next === 0x21 || next === 0x3f) return true;
+  const name = TAG_NAME.exec(text);
+  if (!name) return false;
+  if (OTHER_SPACE.test(text)) return true;
+  const after = text.charCodeAt(name[0].length);
+  const ends = Number.isNaN(after) || after === SPACE || after === TAB || after === 0x3e || (after === 0x2f && text.charCodeAt(name[0].length + 1) === 0x3e);
+  const lower = (name[1] as string).toLowerCase();
+  if (ends && (BLOCK_NAMES.has(lower) || (RAW_NAMES.has(lower) && next !== 0x2f))) return true;
+  return LONE_TAG.test(text);
+}
+
+/** A block's text without the spaces, tabs and line endings at its ends, as markdown-it trims it (other whitespace stays). */
+function asciiTrim(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiTrimmable(text.charCodeAt(start))) start += 1;
+  while (end > start && isAsciiTrimmable(text.charCodeAt(end - 1))) end -= 1;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+function isAsciiTrimmable(code: number): boolean {
+  return code === SPACE || code === TAB || code === 0x0a || code === 0x0d;
+}
+
+function onlyWhitespace(src: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at += 1) {
+    const char = src.charCodeAt(at);
+    if (char !== SPACE && char !== TAB) return false;
+  }
+  return true;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
