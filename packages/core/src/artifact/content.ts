@@ -78,6 +78,11 @@ export function textOf(node: Nodes): string {
   // Then the paragraphs, headings and cells: no node has both children and a value or an alt.
   const children = (node as { children?: Nodes[] }).children;
   if (children === undefined) return 'value' in node ? node.value : ('alt' in node && node.alt) || '';
+  return phrasingText(children);
+}
+
+/** The plain text of nodes side by side, as mdast-util-to-string joins a node's children. */
+export function phrasingText(children: readonly Nodes[]): string {
   if (children.length === 1) return textOf(children[0] as Nodes);
   let text = '';
   for (let index = 0; index < children.length; index += 1) text += textOf(children[index] as Nodes);
@@ -116,14 +121,19 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
       for (let child = 0; child < node.children.length; child += 1) if (isSubstantive(node.children[child] as Nodes)) return true;
       return false;
     case 'paragraph':
-      for (let index = 0; index < node.children.length; index += 1) {
-        const child = node.children[index] as Nodes;
-        if (child.type === 'html' ? !isInertHtml(child.value) : !isPlaceholderText(textOf(child))) return true;
-      }
-      return false;
+      return isSubstantivePhrasing(node.children);
     default:
       return 'children' in node ? node.children.some((child) => isSubstantive(child as RootContent)) : textOf(node).trim() !== '';
   }
+}
+
+/** Whether a paragraph's phrasing carries real content: HTML that is not inert, text that is no placeholder. */
+export function isSubstantivePhrasing(children: readonly Nodes[]): boolean {
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index] as Nodes;
+    if (child.type === 'html' ? !isInertHtml(child.value) : !isPlaceholderText(textOf(child))) return true;
+  }
+  return false;
 }
 
 const MAX_PROMPTS = 200;

@@ -5,7 +5,7 @@ import { splitCells } from './gfm-table.js';
 import { columnOf, markdownReader, type ParseEnv } from './micromark-block.js';
 import { holdsInlineSyntax } from './micromark-inline.js';
 import { at, CHECK_LENGTH, taskParagraph, unescapePipesInCode, type Position } from './mdast-nodes.js';
-import { readSimpleBlocks } from './simple-blocks.js';
+import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
 import { simpleInlineTokens, type InlineToken } from './simple-inline.js';
 
 /** The syntax tree the facts are extracted from, and where the parser stopped reading, if it did. */
@@ -60,7 +60,86 @@ export function markdownItTree(text: string): MarkdownTree {
 }
 
 function readSimply(src: string, root: Root): boolean {
-  return readSimpleBlocks(src, root.children, (content, line) => readPhrasing(content, line, undefined));
+  return readSimpleBlocks(src, new TreeSink(root.children));
+}
+
+/** The tree of what the simple block reader reads: the nodes the token path builds, alike. */
+class TreeSink implements BlockSink {
+  // The children of the root and of each open container, and the list item each container is.
+  private readonly parents: RootContent[][];
+  private readonly items: (ListItem | undefined)[] = [undefined];
+  private table: Table | undefined;
+
+  constructor(root: RootContent[]) {
+    this.parents = [root];
+  }
+
+  private top(): RootContent[] {
+    return this.parents[this.parents.length - 1] as RootContent[];
+  }
+
+  paragraph(content: string, line: number, column: number, first: boolean): void {
+    const item = first ? this.items[this.items.length - 1] : undefined;
+    const task = item ? taskParagraph(content, line, column, simplePhrasing) : undefined;
+    if (item && task) {
+      item.checked = task.checked;
+      this.top().push(task.paragraph);
+    } else this.top().push({ type: 'paragraph', children: simplePhrasing(content, line), position: at(line, column) });
+  }
+
+  heading(depth: number, content: string, line: number, column: number): void {
+    this.top().push({ type: 'heading', depth: depth as Heading['depth'], children: simplePhrasing(content, line), position: at(line, column) });
+  }
+
+  code(value: string): void {
+    this.top().push({ type: 'code', value });
+  }
+
+  html(value: string, line: number, column: number): void {
+    this.top().push({ type: 'html', value, position: at(line, column) });
+  }
+
+  thematicBreak(): void {
+    this.top().push({ type: 'thematicBreak' });
+  }
+
+  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void {
+    if (header) {
+      this.table = { type: 'table', children: [], position: at(line, column) };
+      this.top().push(this.table);
+    }
+    const row: TableCell[] = cells.map((content) => ({ type: 'tableCell', children: unescapePipesInCode(simplePhrasing(content, 1)) }));
+    this.table?.children.push({ type: 'tableRow', children: row, position: at(line, column) });
+  }
+
+  openQuote(): void {
+    const quote = { type: 'blockquote', children: [] } as RootContent & { children: RootContent[] };
+    this.top().push(quote);
+    this.parents.push(quote.children);
+    this.items.push(undefined);
+  }
+
+  openItem(ordered: boolean, newList: boolean, line: number, column: number): void {
+    const parent = this.top();
+    let list = newList ? undefined : parent[parent.length - 1];
+    if (list?.type !== 'list') {
+      list = { type: 'list', ordered, children: [] };
+      parent.push(list);
+    }
+    const item: ListItem = { type: 'listItem', children: [], position: at(line, column) };
+    list.children.push(item);
+    this.parents.push(item.children as RootContent[]);
+    this.items.push(item);
+  }
+
+  closeContainer(): void {
+    this.parents.pop();
+    this.items.pop();
+  }
+}
+
+function simplePhrasing(content: string, line: number): PhrasingContent[] {
+  return readPhrasing(content, line, undefined);
 }
 
 function treeFromTokens(root: Root, src: string): MarkdownTree {
@@ -75,16 +154,23 @@ function treeFromTokens(root: Root, src: string): MarkdownTree {
 /** The root with the front-matter node if there is one, and the Markdown after it as the block readers read it. */
 function prepared(text: string): { root: Root; src: string } {
   const root: Root = { type: 'root', children: [] };
+  const { yaml, src } = preparedMarkdown(text);
+  if (yaml !== undefined) root.children.push({ type: 'yaml', value: yaml, position: at(1, 1) });
+  return { root, src };
+}
+
+/**
+ * A file's front-matter YAML, if it opens with a block of it, and the Markdown as the block
+ * readers read it: the block's lines blank (so every later line stays where it was), `\n` for
+ * every line ending, U+FFFD for NUL.
+ */
+export function preparedMarkdown(text: string): { yaml: string | undefined; src: string } {
   let body = text;
   const front = FRONT_MATTER.exec(text);
-  if (front) {
-    root.children.push({ type: 'yaml', value: front[1] ?? '', position: at(1, 1) });
-    // Blank lines in its place keep every later line where it was.
-    body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
-  }
+  if (front) body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
   // Most files need neither replacement; looking costs less than replacing nothing.
   const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
-  return { root, src: lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf };
+  return { yaml: front ? (front[1] ?? '') : undefined, src: lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf };
 }
 
 /**

@@ -1,12 +1,12 @@
-import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table as MdTable } from 'mdast';
+import type { Heading, List, ListItem, Nodes, Paragraph, Root, RootContent, Table as MdTable } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { nestedTooDeep } from '../rules/artifact-unreadable.js';
-import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
 import { isSubstantive, templatePromptsIn, textOf } from './content.js';
-import { parseFrontMatter } from './front-matter.js';
+import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
+import { simpleFacts } from './simple-facts.js';
 import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
 /**
@@ -14,11 +14,6 @@ import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statemen
  * version they were read with, and facts of another version are read again.
  */
 export const PARSER_VERSION = 10;
-
-// A non-GFM task marker such as `[~]`, `[-]` or `[/]` at the start of a list item's text, or any
-// marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
-// box is Kiro's mark of an optional task (`- [ ]* Write tests`).
-const LOOSE_MARKER = /^\[([^\]\n])\](\*)?(?:\s+|$)/;
 
 /**
  * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
@@ -84,7 +79,8 @@ export function extractFacts(rawText: string, tree: (text: string) => MarkdownTr
   const text = withoutBom(rawText);
   const lineCount = countLines(text);
   try {
-    return factsOf(tree(text), text, lineCount);
+    // A document of simple block syntax, as most are, gives its facts with no tree built.
+    return (tree === markdownTree ? simpleFacts(text, lineCount) : undefined) ?? factsOf(tree(text), text, lineCount);
   } catch (error) {
     return {
       lineCount,
@@ -100,15 +96,8 @@ export function extractFacts(rawText: string, tree: (text: string) => MarkdownTr
 }
 
 function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: number): ArtifactFacts {
-  const diagnostics: Diagnostic[] = [];
-  let frontMatter: FrontMatter | undefined;
   const first = root.children[0];
-  if (first?.type === 'yaml') {
-    const position = start(first);
-    const result = parseFrontMatter('', { yaml: first.value, firstLine: position.line + 1, position });
-    frontMatter = result.frontMatter;
-    diagnostics.push(...result.diagnostics);
-  } else diagnostics.push(...unclosedFrontMatter('', text));
+  const { frontMatter, diagnostics } = frontMatterFacts(first?.type === 'yaml' ? { value: first.value, position: start(first) } : undefined, text);
   if (truncatedAt !== undefined) diagnostics.push(nestedTooDeep('', truncatedAt));
   diagnostics.push(...leftPlaceholders('', templatePromptsIn(root, text)));
   const plain = plainText();
@@ -176,23 +165,6 @@ function readSections(root: Root, plain: PlainText): Section[] {
   return sections;
 }
 
-function withUnder(entry: ListEntry, under: string): ListEntry {
-  return entryOf(entry.text, entry.lead, entry.marked, entry.children, entry.position, under);
-}
-
-// The keys an entry has, in the order it always had them: absent rather than undefined.
-function entryOf(text: string, lead: string | undefined, marked: string | undefined, children: readonly ListEntry[], position: Position, under?: string): ListEntry {
-  if (under === undefined) {
-    if (lead === undefined) return marked === undefined ? { text, children, position } : { text, marked, children, position };
-    return marked === undefined ? { text, lead, children, position } : { text, lead, marked, children, position };
-  }
-  if (lead === undefined) return marked === undefined ? { text, children, position, under } : { text, marked, children, position, under };
-  return marked === undefined ? { text, lead, children, position, under } : { text, lead, marked, children, position, under };
-}
-
-// Any character String#trim would keep: tested without copying a paragraph's text.
-const NOT_SPACE = /\S/;
-
 function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
   const paragraph = item.children[0];
   const children: ListEntry[] = [];
@@ -202,19 +174,7 @@ function listEntry(item: ListItem, plain: PlainText, depth = 0): ListEntry {
       if (child.type === 'list') for (let nested = 0; nested < child.children.length; nested += 1) children.push(listEntry(child.children[nested] as ListItem, plain, 1));
     }
   }
-  if (paragraph?.type !== 'paragraph') return { text: '', children, position: start(item) };
-  let opening: PhrasingContent | undefined;
-  let marked: PhrasingContent | undefined;
-  for (let index = 0; index < paragraph.children.length; index += 1) {
-    const child = paragraph.children[index] as PhrasingContent;
-    if (opening === undefined && (child.type !== 'text' || NOT_SPACE.test(child.value))) opening = child;
-    if (child.type === 'strong' || child.type === 'inlineCode') {
-      marked = child;
-      break;
-    }
-  }
-  const lead = opening && (opening.type === 'strong' || opening.type === 'inlineCode') ? textOf(opening) : undefined;
-  return entryOf(plain(paragraph), lead, marked ? textOf(marked) : undefined, children, start(item));
+  return paragraph?.type === 'paragraph' ? listEntryOf(paragraph.children, plain(paragraph), children, start(item)) : listEntryOf(undefined, '', children, start(item));
 }
 
 function readTasks(root: Root, plain: PlainText): Task[] {
@@ -228,34 +188,17 @@ function tasksIn(nodes: readonly Nodes[], plain: PlainText, tasks: Task[]): void
   for (let index = 0; index < nodes.length; index += 1) {
     const node = nodes[index] as Nodes;
     if (node.type === 'listItem') {
-      const task = taskOf(node, plain);
+      const task = itemTask(node, plain);
       if (task) tasks.push(task);
     }
     if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') tasksIn(node.children, plain, tasks);
   }
 }
 
-function taskOf(item: ListItem, plain: PlainText): Task | undefined {
+function itemTask(item: ListItem, plain: PlainText): Task | undefined {
   const paragraph = item.children[0];
-  if (typeof item.checked === 'boolean') {
-    const body = paragraph?.type === 'paragraph' ? plain(paragraph) : '';
-    return { text: body.trim(), done: item.checked, marker: item.checked ? 'x' : ' ', optional: false, position: start(item) };
-  }
-  if (paragraph?.type !== 'paragraph') return undefined;
-  const body = plain(paragraph);
-  // Cheaper than the pattern on every item's text: a loose marker starts with a bracket.
-  if (body.charCodeAt(0) !== 0x5b) return undefined;
-  const match = LOOSE_MARKER.exec(body);
-  if (!match) return undefined;
-  // `[x]` reaches here only when GFM did not take it (e.g. no text after it): still done.
-  const marker = match[1] ?? ' ';
-  return {
-    text: body.slice(match[0].length).trim(),
-    done: marker === 'x' || marker === 'X',
-    marker,
-    optional: match[2] === '*',
-    position: start(item),
-  };
+  const body = paragraph?.type === 'paragraph' ? plain(paragraph) : undefined;
+  return taskOf(item.checked ?? undefined, body, start(item));
 }
 
 function readTables(root: Root, plain: PlainText): Table[] {
@@ -284,12 +227,8 @@ function readStatements(root: Root, plain: PlainText): Statement[] {
   const statements: Statement[] = [];
   let section: string | undefined;
   const paragraph = (node: Paragraph, listDepth: number, position = start(node)): void => {
-    const first = node.children[0];
-    const lead = first?.type === 'strong' || first?.type === 'inlineCode' ? textOf(first).trim() : undefined;
-    // A loose task marker (`[~] …`) is the box, not the statement.
-    const body = plain(node);
-    const text = (body.charCodeAt(0) === 0x5b ? body.replace(LOOSE_MARKER, '') : body).trim();
-    if (text !== '') statements.push({ text, lead, section, listDepth, position });
+    const statement = statementOf(node.children, plain(node), section, listDepth, position);
+    if (statement) statements.push(statement);
   };
   const list = (node: List, depth: number): void => {
     for (let at = 0; at < node.children.length; at += 1) {

@@ -1,10 +1,28 @@
-import type { Blockquote, Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent, Table, TableCell } from 'mdast';
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 import { isDelimiterRow, opensTable, splitCells } from './gfm-table.js';
-import { at, taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
 
-/** The phrasing of inline content that starts on a line. */
-type Phrasing = (content: string, line: number) => PhrasingContent[];
+/**
+ * What the simple block reader finds, block by block in document order, for a tree or for facts
+ * to be built from. Leaf blocks are given whole, once read (a paragraph once it ends, a fence
+ * once closed); containers are opened and closed around what they hold. Positions are 1-based;
+ * inline content is given as markdown-it's tokens would hold it.
+ */
+export interface BlockSink {
+  /** A paragraph; `first` when it is the first block of the list item just opened. */
+  paragraph(content: string, line: number, column: number, first: boolean): void;
+  /** An ATX or setext heading. */
+  heading(depth: number, content: string, line: number, column: number): void;
+  code(value: string): void;
+  html(value: string, line: number, column: number): void;
+  thematicBreak(): void;
+  /** A row of a table at the root: the header opens the table. */
+  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void;
+  openQuote(): void;
+  /** A list item: in a new list, or in the list its container's last block is. */
+  openItem(ordered: boolean, newList: boolean, line: number, column: number): void;
+  /** The innermost open list item or block quote ends. */
+  closeContainer(): void;
+}
 
 // What a line opens where its text starts, as far as the simple reader tells lines apart.
 const TEXT = 0;
@@ -26,32 +44,25 @@ const MAX_CONTAINERS = 16;
 const SPACE = 0x20;
 const TAB = 0x09;
 
-/** An open list item: the column its content starts at, and its list's kind of marker. */
-interface ItemContainer {
-  readonly quote: false;
-  readonly node: ListItem;
+/**
+ * An open list item (the column its content starts at) or block quote, and the marker of the list
+ * that is its last block, if one is (-1 when none is), which an item with that marker continues.
+ */
+interface Container {
+  readonly quote: boolean;
   readonly content: number;
+  lastList: number;
 }
-
-interface QuoteContainer {
-  readonly quote: true;
-  readonly node: Blockquote;
-}
-
-type Container = ItemContainer | QuoteContainer;
 
 interface OpenParagraph {
-  node: Paragraph;
-  readonly parent: RootContent[];
-  /** The item whose first block it is, whose task check it may hold. */
-  readonly item: ListItem | undefined;
   readonly line: number;
   readonly column: number;
   readonly lines: string[];
+  /** Whether it is the first block of a list item, which may open with a task check. */
+  readonly first: boolean;
 }
 
 interface OpenFence {
-  readonly node: Code;
   readonly marker: number;
   readonly length: number;
   /** The columns of indent dropped from each line past the containers: the opening fence's. */
@@ -60,7 +71,8 @@ interface OpenFence {
 }
 
 interface OpenHtml {
-  readonly node: Html;
+  readonly line: number;
+  readonly column: number;
   readonly lines: string[];
 }
 
@@ -75,8 +87,8 @@ interface OpenHtml {
  * definitions, other HTML blocks, empty list items, tables in containers and tabs that would
  * count as columns are left to markdown-it, as is anything the reader cannot tell apart cheaply.
  */
-export function readSimpleBlocks(src: string, children: RootContent[], phrasing: Phrasing): boolean {
-  return new SimpleBlockReader(src, children, phrasing).read();
+export function readSimpleBlocks(src: string, sink: BlockSink): boolean {
+  return new SimpleBlockReader(src, sink).read();
 }
 
 class SimpleBlockReader {
@@ -84,9 +96,9 @@ class SimpleBlockReader {
   private paragraph: OpenParagraph | undefined;
   private fence: OpenFence | undefined;
   private html: OpenHtml | undefined;
-  private table: Table | undefined;
-  /** The kind of marker of each list, to tell whether an item continues it. */
-  private readonly markers = new Map<List, number>();
+  private table = false;
+  /** The marker of the list that is the root's last block, or -1. */
+  private rootList = -1;
   /** Set when a table's header line has just been read: its delimiter row is no row. */
   private skipLine = false;
   /** Where the line being read starts. */
@@ -94,8 +106,7 @@ class SimpleBlockReader {
 
   constructor(
     private readonly src: string,
-    private readonly root: RootContent[],
-    private readonly phrasing: Phrasing,
+    private readonly sink: BlockSink,
   ) {}
 
   read(): boolean {
@@ -148,7 +159,7 @@ class SimpleBlockReader {
       // A line of spaces and tabs outside any container is blank; elsewhere a tab counts columns.
       if (containers.length > 0 || !onlyWhitespace(src, first, end)) return false;
       this.closeParagraph();
-      this.table = undefined;
+      this.table = false;
       return true;
     }
     const blank = first === end;
@@ -195,15 +206,15 @@ class SimpleBlockReader {
     }
     if (this.table) {
       if (blank) {
-        this.table = undefined;
+        this.table = false;
         return true;
       }
       // Indented code after a table.
       if (indent >= 4) return false;
       const kind = this.kindAt(first, end);
-      if (kind === TEXT) return this.row(first, end, line);
+      if (kind === TEXT) return this.row(first, end, line, false);
       if (kind === COMMENT || kind === DECLINE) return false;
-      this.table = undefined;
+      this.table = false;
       return this.open(kind, pos, first, end, line);
     }
     this.closeContainers(matched);
@@ -220,24 +231,24 @@ class SimpleBlockReader {
     const { src } = this;
     switch (kind) {
       case TEXT:
-        return this.text(first, end, line, undefined);
+        return this.text(first, end, line, false);
       case HEADING:
-        this.parent().push(atxHeading(src, first, end, line, this.column(first), this.phrasing));
+        this.endsList();
+        atxHeading(src, first, end, line, this.column(first), this.sink);
         return true;
       case FENCE: {
+        this.endsList();
         const marker = src.charCodeAt(first);
         let after = first;
         while (src.charCodeAt(after) === marker) after += 1;
-        const node: Code = { type: 'code', value: '' };
-        this.parent().push(node);
-        this.fence = { node, marker, length: after - first, strip: first - pos, lines: [] };
+        this.fence = { marker, length: after - first, strip: first - pos, lines: [] };
         return true;
       }
       case QUOTE: {
         if (this.containers.length > 0) return false;
-        const node: Blockquote = { type: 'blockquote', children: [] };
-        this.root.push(node);
-        this.containers.push({ quote: true, node });
+        this.endsList();
+        this.sink.openQuote();
+        this.containers.push({ quote: true, content: 0, lastList: -1 });
         let text = first + 1;
         const after = src.charCodeAt(text);
         if (after === SPACE) text += 1;
@@ -246,18 +257,18 @@ class SimpleBlockReader {
         while (inside < end && src.charCodeAt(inside) === SPACE) inside += 1;
         if (inside === end) return true;
         if (src.charCodeAt(inside) === TAB || inside - text >= 4 || this.kindAt(inside, end) !== TEXT) return false;
-        return this.text(inside, end, line, undefined);
+        return this.text(inside, end, line, false);
       }
       case BREAK:
-        this.parent().push({ type: 'thematicBreak' });
+        this.endsList();
+        this.sink.thematicBreak();
         return true;
       case BULLET:
       case ORDERED:
         return this.openItem(kind, first, end, line);
       case COMMENT: {
-        const node: Html = { type: 'html', value: '', position: at(line, this.column(first)) };
-        this.parent().push(node);
-        const html = { node, lines: [] };
+        this.endsList();
+        const html = { line, column: this.column(first), lines: [] };
         this.html = html;
         // The comment may end on its first line, after its opening.
         return this.htmlLine(html, pos, end, first + 4);
@@ -277,20 +288,22 @@ class SimpleBlockReader {
     after += 1;
     let text = after;
     while (src.charCodeAt(text) === SPACE) text += 1;
-    const parent = this.parent();
-    const last = parent[parent.length - 1];
-    let list = last?.type === 'list' && this.markers.get(last) === marker ? last : undefined;
-    if (!list) {
-      list = { type: 'list', ordered: kind === ORDERED, children: [] };
-      this.markers.set(list, marker);
-      parent.push(list);
-    }
-    const item: ListItem = { type: 'listItem', children: [], position: at(line, this.column(first)) };
-    list.children.push(item);
-    containers.push({ quote: false, node: item, content: text - lineStart });
+    const parent = containers[containers.length - 1];
+    const continues = (parent ? parent.lastList : this.rootList) === marker;
+    if (parent) parent.lastList = marker;
+    else this.rootList = marker;
+    this.sink.openItem(kind === ORDERED, !continues, line, this.column(first));
+    containers.push({ quote: false, content: text - lineStart, lastList: -1 });
     // The item's first line holds its first paragraph's first line, and nothing else opens there.
     if (this.kindAt(text, end) !== TEXT) return false;
-    return this.text(text, end, line, item);
+    return this.text(text, end, line, true);
+  }
+
+  /** A block other than a list item starts in the innermost container: no later item continues a list there. */
+  private endsList(): void {
+    const parent = this.containers[this.containers.length - 1];
+    if (parent) parent.lastList = -1;
+    else this.rootList = -1;
   }
 
   /** What the line opens at `first`, where its text starts (at most three columns in). */
@@ -364,20 +377,21 @@ class SimpleBlockReader {
   private tableAt(first: number, end: number, line: number): number {
     const { src } = this;
     const next = end + 1;
-    if (next >= src.length) return 0;
+    // Almost every next line fails on its first character past its indent, before its end is looked for.
+    if (this.containers.length > 0) return this.nextMayBeDelimiter(end) ? -1 : 0;
+    let delimiter = next;
+    while (src.charCodeAt(delimiter) === SPACE) delimiter += 1;
+    const char = src.charCodeAt(delimiter);
+    if (char !== 0x7c && char !== 0x3a && char !== 0x2d && char !== TAB) return 0;
     const newline = src.indexOf('\n', next);
     const nextEnd = newline === -1 ? src.length : newline;
-    let delimiter = next;
-    while (delimiter < nextEnd && src.charCodeAt(delimiter) === SPACE) delimiter += 1;
-    if (this.containers.length > 0) return this.nextMayBeDelimiter(end) ? -1 : 0;
-    if (src.charCodeAt(delimiter) === TAB) return onlyWhitespace(src, delimiter, nextEnd) ? 0 : -1;
+    if (char === TAB) return onlyWhitespace(src, delimiter, nextEnd) ? 0 : -1;
     if (delimiter - next >= 4 || !mayOpenDelimiter(src, delimiter, nextEnd)) return 0;
     if (!opensTable(src.slice(first, end), src.slice(delimiter, nextEnd))) return 0;
     this.closeParagraph();
-    const table: Table = { type: 'table', children: [], position: at(line, this.column(first)) };
-    this.root.push(table);
-    this.table = table;
-    this.row(first, end, line);
+    this.endsList();
+    this.table = true;
+    this.row(first, end, line, true);
     this.skipLine = true;
     return 1;
   }
@@ -386,32 +400,29 @@ class SimpleBlockReader {
   private nextMayBeDelimiter(end: number): boolean {
     const { src } = this;
     const next = end + 1;
-    if (next >= src.length) return false;
+    let at = next;
+    let char = src.charCodeAt(at);
+    while (char === SPACE || char === TAB || char === 0x3e) char = src.charCodeAt((at += 1));
+    if (char !== 0x7c && char !== 0x3a && char !== 0x2d) return false;
     const newline = src.indexOf('\n', next);
     const nextEnd = newline === -1 ? src.length : newline;
-    let at = next;
-    for (let char = src.charCodeAt(at); at < nextEnd && (char === SPACE || char === TAB || char === 0x3e); char = src.charCodeAt(at)) at += 1;
     return mayOpenDelimiter(src, at, nextEnd) && isDelimiterRow(src.slice(at, nextEnd));
   }
 
-  private row(first: number, end: number, line: number): boolean {
-    const cells = splitCells(this.src.slice(first, end)).map((content): TableCell => ({ type: 'tableCell', children: unescapePipesInCode(this.phrasing(content, 1)) }));
-    this.table?.children.push({ type: 'tableRow', children: cells, position: at(line, this.column(first)) });
+  private row(first: number, end: number, line: number, header: boolean): boolean {
+    this.sink.tableRow(splitCells(this.src.slice(first, end)), line, this.column(first), header);
     return true;
   }
 
   /** A line of text at `first` that no open paragraph takes: a table's header, or a paragraph's first line. */
-  private text(first: number, end: number, line: number, item: ListItem | undefined): boolean {
+  private text(first: number, end: number, line: number, firstOfItem: boolean): boolean {
     const table = this.tableAt(first, end, line);
     if (table !== 0) return table > 0;
     const { src } = this;
     // A bracket that may open a link reference definition: left to markdown-it.
     if (src.charCodeAt(first) === 0x5b && mayOpenDefinition(src, first, end)) return false;
-    const column = this.column(first);
-    const node: Paragraph = { type: 'paragraph', children: [], position: at(line, column) };
-    const parent = this.parent();
-    parent.push(node);
-    this.paragraph = { node, parent, item, line, column, lines: [src.slice(first, end)] };
+    if (!firstOfItem) this.endsList();
+    this.paragraph = { line, column: this.column(first), lines: [src.slice(first, end)], first: firstOfItem };
     return true;
   }
 
@@ -432,12 +443,7 @@ class SimpleBlockReader {
     const open = this.paragraph;
     if (!open) return;
     this.paragraph = undefined;
-    const content = asciiTrim(open.lines.join('\n'));
-    const task = open.item ? taskParagraph(content, open.line, open.column, this.phrasing) : undefined;
-    if (task) {
-      (open.item as ListItem).checked = task.checked;
-      open.parent[open.parent.length - 1] = task.paragraph;
-    } else open.node.children = this.phrasing(content, open.line);
+    this.sink.paragraph(asciiTrim(open.lines.join('\n')), open.line, open.column, open.first);
   }
 
   /** The open paragraph becomes a setext heading of `level`. */
@@ -445,8 +451,7 @@ class SimpleBlockReader {
     const open = this.paragraph;
     if (!open) return false;
     this.paragraph = undefined;
-    const heading: Heading = { type: 'heading', depth: level as Heading['depth'], children: this.phrasing(asciiTrim(open.lines.join('\n')), open.line), position: at(open.line, open.column) };
-    open.parent[open.parent.length - 1] = heading;
+    this.sink.heading(level, asciiTrim(open.lines.join('\n')), open.line, open.column);
     return true;
   }
 
@@ -472,7 +477,7 @@ class SimpleBlockReader {
     const fence = this.fence;
     if (!fence) return;
     this.fence = undefined;
-    fence.node.value = fence.lines.join('\n');
+    this.sink.code(fence.lines.join('\n'));
   }
 
   /** A line of an open HTML comment, its containers' markers dropped; it ends at the line holding `-->` past `from`. */
@@ -482,12 +487,13 @@ class SimpleBlockReader {
     const close = src.indexOf('-->', from);
     if (close !== -1 && close < end) {
       this.html = undefined;
-      html.node.value = html.lines.join('\n');
+      this.sink.html(html.lines.join('\n'), html.line, html.column);
     }
     return true;
   }
 
   private closeContainers(keep: number): void {
+    for (let open = this.containers.length; open > keep; open -= 1) this.sink.closeContainer();
     this.containers.length = Math.min(this.containers.length, keep);
   }
 
@@ -496,12 +502,6 @@ class SimpleBlockReader {
     this.closeFence();
     // A comment never closed keeps or drops its last line ending as markdown-it's tree decides.
     return this.html === undefined;
-  }
-
-  /** The children of the innermost open container, or of the root. */
-  private parent(): RootContent[] {
-    const container = this.containers[this.containers.length - 1];
-    return container ? (container.node.children as RootContent[]) : this.root;
   }
 
   private inQuote(): boolean {
@@ -547,17 +547,17 @@ function setextLevel(src: string, first: number, end: number): number {
   return marker === 0x3d ? 1 : 2;
 }
 
-/** An ATX heading as markdown-it reads it: its closing sequence dropped, its text trimmed. */
-function atxHeading(src: string, first: number, end: number, line: number, column: number, phrasing: Phrasing): Heading {
+/** An ATX heading as markdown-it reads it, given to `sink`: its closing sequence dropped, its text trimmed. */
+function atxHeading(src: string, first: number, end: number, line: number, column: number, sink: BlockSink): void {
   let pos = first;
   while (pos < end && src.charCodeAt(pos) === 0x23) pos += 1;
-  const depth = (pos - first) as Heading['depth'];
+  const depth = pos - first;
   let max = end;
   while (max > pos && (src.charCodeAt(max - 1) === SPACE || src.charCodeAt(max - 1) === TAB)) max -= 1;
   let hashes = max;
   while (hashes > pos && src.charCodeAt(hashes - 1) === 0x23) hashes -= 1;
   if (hashes > pos && (src.charCodeAt(hashes - 1) === SPACE || src.charCodeAt(hashes - 1) === TAB)) max = hashes;
-  return { type: 'heading', depth, children: phrasing(asciiTrim(src.slice(pos, max)), line), position: at(line, column) };
+  sink.heading(depth, asciiTrim(src.slice(pos, max)), line, column);
 }
 
 /** Whether a line could be a table's delimiter row from `at` (past its indent): markdown-it's first test. */
