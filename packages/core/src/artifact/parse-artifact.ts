@@ -30,8 +30,9 @@ export function artifactOf(path: string, source: { readonly text: string; readon
 
 /**
  * An artifact from facts read earlier from the same bytes (a cache), bound to its path. The
- * tasks and statements are read from the facts when asked for, not copied: cached facts parse
- * them on first use, and most gates never ask.
+ * sections, tasks, tables and statements are read from the facts when asked for, not copied:
+ * cached facts parse them on first use, facts of a simple document read them from its blocks
+ * then, and most gates never ask.
  */
 export function artifactFromFacts(path: string, rawText: string, facts: ArtifactFacts): Artifact {
   return new BoundFacts(path, withoutBom(rawText), facts);
@@ -45,8 +46,6 @@ class BoundFacts implements Artifact {
   readonly lineCount: number;
   readonly empty: boolean;
   readonly frontMatter: FrontMatter | undefined;
-  readonly sections: readonly Section[];
-  readonly tables: readonly Table[];
   readonly diagnostics: readonly Diagnostic[];
 
   constructor(
@@ -57,13 +56,19 @@ class BoundFacts implements Artifact {
     this.lineCount = facts.lineCount;
     this.empty = facts.empty;
     this.frontMatter = facts.frontMatter;
-    this.sections = facts.sections;
-    this.tables = facts.tables;
     this.diagnostics = facts.diagnostics.map((d) => ({ ...d, file: path }));
+  }
+
+  get sections(): readonly Section[] {
+    return this.facts.sections;
   }
 
   get tasks(): readonly Task[] {
     return this.facts.tasks;
+  }
+
+  get tables(): readonly Table[] {
+    return this.facts.tables;
   }
 
   get statements(): readonly Statement[] {

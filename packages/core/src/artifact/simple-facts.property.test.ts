@@ -67,8 +67,30 @@ describe('facts read straight from a simple document', () => {
       '# Top\n\n- [ ] task\n  ---\n- two\n  - nested\n    - deeper\n',
       // A section's items carry the subsection they sit under; an empty section stays empty.
       '# A\n\n## B\n\n- one\n\n## C\n\n<!-- guidance -->\n\n# D\n\n> quoted\n',
+      // Placeholders make no content, whatever letter they open with; nor does a table's header.
+      '## A\n\nTBD\n\n## B\n\ntodo …\n\n## C\n\nTba\n\n## D\n\n| risk | mitigation |\n|---|---|\n\n## E\n\n| a |\n|---|\n| TBD |\n\n## F\n\nThe text.\n',
     ];
     for (const text of shapes) expect(expectSameFactsAsTree(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it('are each the tree\'s whatever order they are read in, each kind read when first asked for', () => {
+    fc.assert(
+      fc.property(readableDocument((text) => simpleFacts(text, 1) !== undefined), fc.shuffledSubarray(['statements', 'tables', 'tasks', 'sections'] as const, { minLength: 4 }), (text, order) => {
+        const facts = simpleFacts(text, 1) as NonNullable<ReturnType<typeof simpleFacts>>;
+        const tree = JSON.parse(fromTree(text)) as Record<string, unknown>;
+        for (const kind of order) expect(JSON.parse(JSON.stringify(facts[kind])), `${kind} of ${JSON.stringify(text)}`).toEqual(tree[kind]);
+      }),
+      fuzzRuns(process.env, 100),
+    );
+  });
+
+  it('read now the inline content that could fail later: a failure is a diagnostic, never an exception from a fact', () => {
+    // Nested strong spans a few hundred deep read later; tens of thousands (longer content) are read at once.
+    const shallow = `# A\n\n${'**a '.repeat(240)}x${' a**'.repeat(240)}\n`;
+    expect(expectSameFactsAsTree(shallow)).toBe(true);
+    const deep = extractFacts(`# A\n\n${'*'.repeat(100_000)}deep${'*'.repeat(100_000)}\n`);
+    expect(deep.diagnostics.map((d) => d.ruleId)).toEqual(['internal-error']);
+    expect(() => [deep.sections, deep.tasks, deep.tables, deep.statements]).not.toThrow();
   });
 
   it('are left to the tree where a template prompt may stand', () => {

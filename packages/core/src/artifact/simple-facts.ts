@@ -1,25 +1,210 @@
 import type { PhrasingContent } from 'mdast';
-import type { Position } from '../diagnostic.js';
+import type { Diagnostic, Position } from '../diagnostic.js';
 import { isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { preparedMarkdown, readPhrasing } from './markdown-tree.js';
 import { taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
-import type { ArtifactFacts, ListEntry, Section, Statement, Table, Task } from './types.js';
+import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
 /**
- * The facts of a document of simple block syntax (see simple-blocks.ts), read straight from its
- * blocks as the simple reader finds them, with no tree: exactly what the extraction from the
- * tree gives (simple-facts.property.test.ts). Undefined when the reader declines the document, and
- * when a template prompt may stand in it: where each is, only the tree's walk tells.
+ * The facts of a document of simple block syntax (see simple-blocks.ts), read from its blocks as
+ * the simple reader finds them, with no tree: exactly what the extraction from the tree gives
+ * (simple-facts.property.test.ts). Each kind of fact (sections, tasks, tables, statements) is
+ * read from the blocks when first asked for, and a block's inline content is parsed only when a
+ * fact asked for needs it: most gates read one kind of one file. Undefined when the reader
+ * declines the document, and when a template prompt may stand in it: where each is, only the
+ * tree's walk tells.
  */
 export function simpleFacts(text: string, lineCount: number): ArtifactFacts | undefined {
   if (mayHoldTemplatePrompts(text)) return undefined;
   const { yaml, src } = preparedMarkdown(text);
-  const sink = new FactsSink();
-  if (!readSimpleBlocks(src, sink)) return undefined;
+  const blocks = new BlockRecords();
+  if (!readSimpleBlocks(src, blocks)) return undefined;
   const { frontMatter, diagnostics } = frontMatterFacts(yaml === undefined ? undefined : { value: yaml, position: { line: 1, column: 1 } }, text);
-  return { lineCount, empty: text.trim() === '', frontMatter, sections: sink.sections, tasks: sink.tasks, tables: sink.tables, statements: sink.statements, diagnostics };
+  return new SimpleFacts(lineCount, text.trim() === '', frontMatter, blocks.records, diagnostics);
+}
+
+const PARAGRAPH = 0;
+const HEADING = 1;
+const CODE = 2;
+const HTML = 3;
+const ROW = 4;
+const ITEM = 5;
+const QUOTE = 6;
+const CLOSE = 7;
+
+/**
+ * A block as the reader found it, in document order: a leaf with its text (`value`: a
+ * paragraph's or heading's inline content, code, HTML), a table row (`cells`, `header`), or a
+ * container opened (a list item, a block quote) or closed. `depth` is the number of list items it
+ * is in (0 at the root; a list item's own, for an item); `first`, whether it is the first block of
+ * the item it is in.
+ */
+interface BlockRecord {
+  readonly kind: number;
+  readonly value: string;
+  readonly cells: readonly string[] | undefined;
+  readonly depth: number;
+  readonly level: number;
+  readonly first: boolean;
+  readonly header: boolean;
+  readonly inQuote: boolean;
+  readonly position: Position;
+  /** The inline content read (a task check taken out of an item's first paragraph), once a fact needed it. */
+  phrasing: readonly PhrasingContent[] | undefined;
+  /** Whether the item's first paragraph holds a GFM task check, and whether it is ticked, once read. */
+  checked: boolean | undefined;
+}
+
+const NO_POSITION: Position = { line: 1, column: 1 };
+
+/**
+ * The longest inline content whose reading is left until a fact needs it. Its phrasing nests at
+ * most half as deep as it is long, far from what exhausts the stack (tens of thousands of
+ * levels, as 100,000 asterisks on each side of a word make); longer content is read at once.
+ */
+const SAFE_TO_DEFER = 2_000;
+
+/** The blocks the reader finds, recorded as they arrive. */
+class BlockRecords implements BlockSink {
+  readonly records: BlockRecord[] = [];
+  // 1 for each open list item, 0 for an open block quote.
+  private readonly open: number[] = [];
+  private items = 0;
+
+  private add(kind: number, value: string, cells: readonly string[] | undefined, level: number, first: boolean, header: boolean, position: Position): void {
+    const inQuote = this.open[0] === 0;
+    const record: BlockRecord = { kind, value, cells, depth: this.items, level, first, header, inQuote, position, phrasing: undefined, checked: undefined };
+    this.records.push(record);
+    // Reading inline content later must not fail where no diagnostic can say so: only content
+    // long enough to nest too deep can, and it is read now, where a failure becomes one.
+    if ((kind === PARAGRAPH || kind === HEADING) && value.length > SAFE_TO_DEFER) phrasingText(phrasingOf(record));
+    if (kind === ROW) for (const cell of cells ?? []) if (cell.length > SAFE_TO_DEFER) phrasingText(cellPhrasing(cell));
+  }
+
+  paragraph(content: string, line: number, column: number, first: boolean): void {
+    this.add(PARAGRAPH, content, undefined, 0, first, false, { line, column });
+  }
+
+  heading(depth: number, content: string, line: number, column: number): void {
+    this.add(HEADING, content, undefined, depth, false, false, { line, column });
+  }
+
+  code(value: string): void {
+    this.add(CODE, value, undefined, 0, false, false, NO_POSITION);
+  }
+
+  html(value: string, line: number, column: number): void {
+    this.add(HTML, value, undefined, 0, false, false, { line, column });
+  }
+
+  thematicBreak(): void {}
+
+  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void {
+    this.add(ROW, '', cells, 0, false, header, { line, column });
+  }
+
+  openQuote(): void {
+    this.add(QUOTE, '', undefined, 0, false, false, NO_POSITION);
+    this.open.push(0);
+  }
+
+  openItem(_ordered: boolean, _newList: boolean, line: number, column: number): void {
+    this.items += 1;
+    this.open.push(1);
+    this.add(ITEM, '', undefined, 0, false, false, { line, column });
+  }
+
+  closeContainer(): void {
+    this.items -= this.open.pop() ?? 0;
+    this.add(CLOSE, '', undefined, 0, false, false, NO_POSITION);
+  }
+}
+
+// Each kind of fact is read on first use through the same getter for every instance, so that all
+// facts share one shape; the getters are the objects' own properties, which JSON and equality see.
+const SECTIONS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('sections', sectionsOf); } };
+const TASKS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('tasks', tasksOf); } };
+const TABLES: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('tables', tablesOf); } };
+const STATEMENTS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('statements', statementsOf); } };
+
+/** The facts of a simple document, each kind read from its blocks when first asked for. */
+class SimpleFacts implements ArtifactFacts {
+  // Declared only: every key is made in the constructor, in the order facts always have them.
+  declare readonly lineCount: number;
+  declare readonly empty: boolean;
+  declare readonly frontMatter: FrontMatter | undefined;
+  declare readonly sections: readonly Section[];
+  declare readonly tasks: readonly Task[];
+  declare readonly tables: readonly Table[];
+  declare readonly statements: readonly Statement[];
+  declare readonly diagnostics: readonly Diagnostic[];
+  readonly #records: readonly BlockRecord[];
+  readonly #read: Partial<Record<string, unknown>> = {};
+
+  constructor(lineCount: number, empty: boolean, frontMatter: FrontMatter | undefined, records: readonly BlockRecord[], diagnostics: readonly Diagnostic[]) {
+    this.#records = records;
+    const self = this as { -readonly [K in keyof ArtifactFacts]: ArtifactFacts[K] };
+    self.lineCount = lineCount;
+    self.empty = empty;
+    self.frontMatter = frontMatter;
+    Object.defineProperty(this, 'sections', SECTIONS);
+    Object.defineProperty(this, 'tasks', TASKS);
+    Object.defineProperty(this, 'tables', TABLES);
+    Object.defineProperty(this, 'statements', STATEMENTS);
+    self.diagnostics = diagnostics;
+  }
+
+  kind<T>(name: string, read: (records: readonly BlockRecord[]) => T): T {
+    return (this.#read[name] ??= read(this.#records)) as T;
+  }
+}
+
+/** A paragraph's or heading's inline content as the tree holds it: an item's first paragraph without its task check. */
+function phrasingOf(record: BlockRecord): readonly PhrasingContent[] {
+  if (record.phrasing === undefined) {
+    const task = record.first && record.kind === PARAGRAPH ? taskParagraph(record.value, record.position.line, record.position.column, readWithoutEnv) : undefined;
+    record.checked = task?.checked;
+    record.phrasing = task ? task.paragraph.children : readPhrasing(record.value, record.position.line, undefined);
+  }
+  return record.phrasing;
+}
+
+function readWithoutEnv(content: string, line: number): PhrasingContent[] {
+  return readPhrasing(content, line, undefined);
+}
+
+function titleOf(record: BlockRecord): string {
+  return phrasingText(phrasingOf(record)).trim();
+}
+
+/**
+ * Whether a block at the root or in a list (never in a quote) has content. A paragraph whose text
+ * opens with an ASCII digit or a letter other than `t` does, without its inline content read:
+ * that character opens its first text, which no placeholder opens with (isPlaceholderText).
+ */
+function substantive(record: BlockRecord): boolean {
+  switch (record.kind) {
+    case PARAGRAPH: {
+      const first = record.value.charCodeAt(0);
+      const lower = first | 0x20;
+      if ((first >= 0x30 && first <= 0x39) || (lower >= 0x61 && lower <= 0x7a && lower !== 0x74)) return true;
+      return isSubstantivePhrasing(phrasingOf(record));
+    }
+    case CODE:
+      return record.value.trim() !== '';
+    case HTML:
+      return !isInertHtml(record.value);
+    case ROW:
+      return !record.header && (record.cells ?? []).some((cell) => !isPlaceholderText(phrasingText(cellPhrasing(cell))));
+    default:
+      return false;
+  }
+}
+
+function cellPhrasing(content: string): PhrasingContent[] {
+  return unescapePipesInCode(readPhrasing(content, 1, undefined));
 }
 
 /** A section whose heading has been read and whose content may still follow. */
@@ -29,143 +214,114 @@ interface OpenSection {
   under: string | undefined;
 }
 
-/** An open list item, or block quote (`depth` 0). */
-interface OpenContainer {
-  /** 1 for an item of a list at the root, 2 for one nested in it, …; 0 for a block quote. */
-  readonly depth: number;
-  readonly position: Position;
-  /** Whether its first block has been read. */
-  started: boolean;
-  /** The entries of the items of the lists in it (read for an item of a list at the root). */
-  readonly entries: ListEntry[];
+/**
+ * Sections as the extraction from the tree reads them: one at each heading at the root, holding
+ * every block at the root until a heading as high; empty unless one of them has content (a list
+ * by what its items hold); its items, the entries of the lists at the root in it.
+ */
+function sectionsOf(records: readonly BlockRecord[]): Section[] {
+  const sections: Section[] = [];
+  const open: OpenSection[] = [];
+  let emptyOpen = 0;
+  // The entries of the items of each open list item, for the item of a list at the root.
+  const entries: ListEntry[][] = [];
+  const started: boolean[] = [];
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index] as BlockRecord;
+    if (record.inQuote) continue;
+    if (record.kind === ITEM) {
+      entries.push([]);
+      started.push(false);
+      continue;
+    }
+    if (record.kind === CLOSE) {
+      entries.pop();
+      started.pop();
+      continue;
+    }
+    if (record.kind === HEADING && record.depth === 0) {
+      const title = titleOf(record);
+      while (open.length > 0 && (open[open.length - 1] as OpenSection).section.depth >= record.level) {
+        if ((open.pop() as OpenSection).section.empty) emptyOpen -= 1;
+      }
+      for (let at = 0; at < open.length; at += 1) (open[at] as OpenSection).under = title;
+      const section = { title, depth: record.level as Section['depth'], position: record.position, empty: true, items: [] as ListEntry[] };
+      sections.push(section);
+      open.push({ section, under: undefined });
+      emptyOpen += 1;
+      continue;
+    }
+    if (emptyOpen > 0 && substantive(record)) {
+      for (let at = 0; at < open.length; at += 1) (open[at] as OpenSection).section.empty = false;
+      emptyOpen = 0;
+    }
+    // An item's first block gives its entry: in every open section for an item of a list at the root, in its item's for one nested in it.
+    if (record.depth === 0 || started[started.length - 1] !== false || (record.kind !== PARAGRAPH && record.kind !== HEADING)) continue;
+    started[started.length - 1] = true;
+    const paragraph = record.kind === PARAGRAPH ? phrasingOf(record) : undefined;
+    const text = paragraph ? phrasingText(paragraph) : '';
+    // An item's first block comes right after the item.
+    const item = records[index - 1] as BlockRecord;
+    if (record.depth === 1) {
+      const entry = listEntryOf(paragraph, text, entries[entries.length - 1] as ListEntry[], item.position);
+      for (let at = 0; at < open.length; at += 1) {
+        const { section, under } = open[at] as OpenSection;
+        section.items.push(under === undefined ? entry : withUnder(entry, under));
+      }
+    } else if (record.depth === 2) (entries[entries.length - 2] as ListEntry[]).push(listEntryOf(paragraph, text, [], item.position));
+  }
+  return sections;
+}
+
+/** Every list item that is a task, in document order. */
+function tasksOf(records: readonly BlockRecord[]): Task[] {
+  const tasks: Task[] = [];
+  for (let index = 1; index < records.length; index += 1) {
+    const record = records[index] as BlockRecord;
+    if (record.kind !== PARAGRAPH || !record.first) continue;
+    const paragraph = phrasingOf(record);
+    const task = taskOf(record.checked, phrasingText(paragraph), (records[index - 1] as BlockRecord).position);
+    if (task) tasks.push(task);
+  }
+  return tasks;
+}
+
+/** The tables, each under the title of the last heading before it (in a list item too). */
+function tablesOf(records: readonly BlockRecord[]): Table[] {
+  const tables: Table[] = [];
+  let heading: string | undefined;
+  let table: Table | undefined;
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index] as BlockRecord;
+    if (record.kind === HEADING && !record.inQuote) heading = titleOf(record);
+    else if (record.kind === ROW) {
+      const cells = (record.cells ?? []).map((cell) => phrasingText(cellPhrasing(cell)).trim());
+      if (record.header) {
+        table = { section: heading, header: cells, rows: [], position: record.position };
+        tables.push(table);
+      } else (table?.rows as Table['rows'][number][]).push({ cells, position: record.position });
+    }
+  }
+  return tables;
 }
 
 /**
- * Facts as the blocks arrive, in document order, each read as the extraction from the tree reads
- * it: sections open at a heading at the root and take the lists and the substance of every block
- * at the root until a heading as high; a list item's first paragraph gives its task, its entry and
- * its statement; tables take the title of the last heading before them; statements, that of the
- * last heading at the root.
+ * The statements: each paragraph at the root, and the first paragraph of each list item at any
+ * depth, under the title of the last heading at the root.
  */
-class FactsSink implements BlockSink {
-  readonly sections: Section[] = [];
-  readonly tasks: Task[] = [];
-  readonly tables: Table[] = [];
-  readonly statements: Statement[] = [];
-  private readonly open: OpenSection[] = [];
-  // Whether a section that is still open is empty so far: a block's substance is judged only then.
-  private emptyOpen = 0;
-  private readonly containers: OpenContainer[] = [];
-  private rootHeading: string | undefined;
-  private lastHeading: string | undefined;
-  private table: Table | undefined;
-
-  paragraph(content: string, line: number, column: number, first: boolean): void {
-    const container = this.containers[this.containers.length - 1];
-    // A block quote's paragraphs are guidance: none of the facts reads them.
-    if (container?.depth === 0) return;
-    const position = { line, column };
-    if (!container) {
-      const phrasing = readPhrasing(content, line, undefined);
-      const text = phrasingText(phrasing);
-      if (this.emptyOpen > 0 && isSubstantivePhrasing(phrasing)) this.substance();
-      const statement = statementOf(phrasing, text, this.rootHeading, 0, position);
-      if (statement) this.statements.push(statement);
-      return;
-    }
-    const task = first ? taskParagraph(content, line, column, simplePhrasing) : undefined;
-    const phrasing = task ? task.paragraph.children : readPhrasing(content, line, undefined);
-    if (this.emptyOpen > 0 && isSubstantivePhrasing(phrasing)) this.substance();
-    if (!first) return;
-    container.started = true;
-    const text = phrasingText(phrasing);
-    const found = taskOf(task?.checked, text, container.position);
-    if (found) this.tasks.push(found);
-    const statement = statementOf(phrasing, text, this.rootHeading, container.depth, container.position);
-    if (statement) this.statements.push(statement);
-    this.entry(phrasing, text, container);
-  }
-
-  heading(depth: number, content: string, line: number, column: number): void {
-    const container = this.containers[this.containers.length - 1];
-    if (container?.depth === 0) return;
-    const title = phrasingText(readPhrasing(content, line, undefined)).trim();
-    this.lastHeading = title;
-    if (container) {
-      // A list item's first block that is no paragraph: the item is no task and says nothing.
-      if (!container.started) {
-        container.started = true;
-        this.entry(undefined, '', container);
-      }
-      return;
-    }
-    this.rootHeading = title;
-    const open = this.open;
-    while (open.length > 0 && (open[open.length - 1] as OpenSection).section.depth >= depth) {
-      if ((open.pop() as OpenSection).section.empty) this.emptyOpen -= 1;
-    }
-    for (let index = 0; index < open.length; index += 1) (open[index] as OpenSection).under = title;
-    const section = { title, depth: depth as Section['depth'], position: { line, column }, empty: true, items: [] as ListEntry[] };
-    this.sections.push(section);
-    open.push({ section, under: undefined });
-    this.emptyOpen += 1;
-  }
-
-  code(value: string): void {
-    if (this.emptyOpen > 0 && value.trim() !== '') this.substance();
-  }
-
-  html(value: string): void {
-    if (this.emptyOpen > 0 && !isInertHtml(value)) this.substance();
-  }
-
-  thematicBreak(): void {}
-
-  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void {
-    const position = { line, column };
-    const phrasings = cells.map((content) => unescapePipesInCode(simplePhrasing(content, 1)));
-    const texts = phrasings.map((phrasing) => phrasingText(phrasing).trim());
-    if (header) {
-      this.table = { section: this.lastHeading, header: texts, rows: [], position };
-      this.tables.push(this.table);
-      return;
-    }
-    (this.table?.rows as Table['rows'][number][]).push({ cells: texts, position });
-    if (this.emptyOpen > 0 && phrasings.some((phrasing) => !isPlaceholderText(phrasingText(phrasing)))) this.substance();
-  }
-
-  openQuote(): void {
-    this.containers.push({ depth: 0, position: { line: 1, column: 1 }, started: true, entries: [] });
-  }
-
-  openItem(_ordered: boolean, _newList: boolean, line: number, column: number): void {
-    this.containers.push({ depth: this.containers.length + 1, position: { line, column }, started: false, entries: [] });
-  }
-
-  closeContainer(): void {
-    this.containers.pop();
-  }
-
-  /** A list item's entry: an item of a list at the root is in every open section; one nested in it, in its entry. */
-  private entry(phrasing: readonly PhrasingContent[] | undefined, text: string, container: OpenContainer): void {
-    if (container.depth === 1) {
-      const entry = listEntryOf(phrasing, text, container.entries, container.position);
-      for (let index = 0; index < this.open.length; index += 1) {
-        const { section, under } = this.open[index] as OpenSection;
-        section.items.push(under === undefined ? entry : withUnder(entry, under));
-      }
-    } else if (container.depth === 2) {
-      (this.containers[this.containers.length - 2] as OpenContainer).entries.push(listEntryOf(phrasing, text, [], container.position));
+function statementsOf(records: readonly BlockRecord[]): Statement[] {
+  const statements: Statement[] = [];
+  let section: string | undefined;
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index] as BlockRecord;
+    if (record.inQuote) continue;
+    if (record.kind === HEADING && record.depth === 0) section = titleOf(record);
+    else if (record.kind === PARAGRAPH && (record.depth === 0 || record.first)) {
+      const paragraph = phrasingOf(record);
+      const position = record.depth === 0 ? record.position : (records[index - 1] as BlockRecord).position;
+      const statement = statementOf(paragraph, phrasingText(paragraph), section, record.depth, position);
+      if (statement) statements.push(statement);
     }
   }
-
-  /** A block with content is in every open section. */
-  private substance(): void {
-    for (let index = 0; index < this.open.length; index += 1) (this.open[index] as OpenSection).section.empty = false;
-    this.emptyOpen = 0;
-  }
-}
-
-function simplePhrasing(content: string, line: number): PhrasingContent[] {
-  return readPhrasing(content, line, undefined);
+  return statements;
 }

@@ -69,7 +69,7 @@ const line = fc.oneof(
       fc.constantFrom(
         '```', '```ts', '~~~', '````', '``` x `y`', '---', '***', '___', '- - -', '* * *', '===', '--', '| a | b |', '|---|---|', '| --- | :-: |', 'a | b', '--|--', '| 1 | 2 |',
         '| x |', '|', '<!-- note -->', '<!--', '-->', 'text -->', '<div>', '</div>', '<details open>', '<a href="x">', '<boundary>: <control>', '<what is wrong, for whom>', '< 5 ms',
-        '<?x ?>', '<!X>', '<!-->', '[r]: /u', '[a]', '\u00a0', '_Requirements: AC-1_',
+        '<?x ?>', '<!X>', '<!-->', '[r]: /u', '[a]', '\u00a0', '_Requirements: AC-1_', 'TBD', 'todo …', 'Tba', '| TBD | … |',
       ),
     ).map(([i, l]) => i + l),
   },
