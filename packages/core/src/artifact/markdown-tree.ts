@@ -40,27 +40,27 @@ type Container = { children: Nodes[] };
  * by markdown-it. Line endings inside texts are `\n` whatever the file uses.
  */
 export function markdownTree(text: string): MarkdownTree {
-  const { root, src } = prepared(text);
-  const front = root.children.length;
-  if (readSimply(src, root)) return { root, truncatedAt: undefined };
-  root.children.length = front;
-  return treeFromTokens(root, src);
+  const markdown = preparedMarkdown(text);
+  const root = rootOf(markdown);
+  if (readSimply(markdown, root)) return { root, truncatedAt: undefined };
+  return treeFromTokens(rootOf(markdown), markdown);
 }
 
 /** The tree as the simple block reader reads it, or undefined when the document holds more than it reads. */
 export function simpleMarkdownTree(text: string): MarkdownTree | undefined {
-  const { root, src } = prepared(text);
-  return readSimply(src, root) ? { root, truncatedAt: undefined } : undefined;
+  const markdown = preparedMarkdown(text);
+  const root = rootOf(markdown);
+  return readSimply(markdown, root) ? { root, truncatedAt: undefined } : undefined;
 }
 
 /** The tree built from markdown-it's block tokens, whatever the document holds. */
 export function markdownItTree(text: string): MarkdownTree {
-  const { root, src } = prepared(text);
-  return treeFromTokens(root, src);
+  const markdown = preparedMarkdown(text);
+  return treeFromTokens(rootOf(markdown), markdown);
 }
 
-function readSimply(src: string, root: Root): boolean {
-  return readSimpleBlocks(src, new TreeSink(root.children));
+function readSimply({ src, start, firstLine }: PreparedMarkdown, root: Root): boolean {
+  return readSimpleBlocks(src, new TreeSink(root.children), start, firstLine);
 }
 
 /** The tree of what the simple block reader reads: the nodes the token path builds, alike. */
@@ -142,7 +142,9 @@ function simplePhrasing(content: string, line: number): PhrasingContent[] {
   return readPhrasing(content, line, undefined);
 }
 
-function treeFromTokens(root: Root, src: string): MarkdownTree {
+function treeFromTokens(root: Root, { src: text, start, firstLine }: PreparedMarkdown): MarkdownTree {
+  // Blank lines in the front-matter's place keep every later line where it was.
+  const src = start === 0 ? text : '\n'.repeat(firstLine - 1) + text.slice(start);
   const md = markdownReader();
   const env: ParseEnv = { starts: [0] };
   const tokens: Token[] = [];
@@ -151,26 +153,32 @@ function treeFromTokens(root: Root, src: string): MarkdownTree {
   return { root, truncatedAt: env.truncatedAt === undefined ? undefined : env.truncatedAt + 1 };
 }
 
-/** The root with the front-matter node if there is one, and the Markdown after it as the block readers read it. */
-function prepared(text: string): { root: Root; src: string } {
-  const root: Root = { type: 'root', children: [] };
-  const { yaml, src } = preparedMarkdown(text);
-  if (yaml !== undefined) root.children.push({ type: 'yaml', value: yaml, position: at(1, 1) });
-  return { root, src };
+/** An empty root, but for the front-matter node if the file has one. */
+function rootOf({ yaml }: PreparedMarkdown): Root {
+  return { type: 'root', children: yaml === undefined ? [] : [{ type: 'yaml', value: yaml, position: at(1, 1) }] };
+}
+
+/** A file's front-matter YAML and its Markdown, as the block readers read it (see preparedMarkdown). */
+export interface PreparedMarkdown {
+  readonly yaml: string | undefined;
+  readonly src: string;
+  readonly start: number;
+  readonly firstLine: number;
 }
 
 /**
  * A file's front-matter YAML, if it opens with a block of it, and the Markdown as the block
- * readers read it: the block's lines blank (so every later line stays where it was), `\n` for
- * every line ending, U+FFFD for NUL.
+ * readers read it: `\n` for every line ending, U+FFFD for NUL, and read from `start` (past the
+ * front-matter, on line `firstLine`) or with the front-matter's lines blank.
  */
-export function preparedMarkdown(text: string): { yaml: string | undefined; src: string } {
-  let body = text;
+export function preparedMarkdown(text: string): PreparedMarkdown {
   const front = FRONT_MATTER.exec(text);
-  if (front) body = '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length);
-  // Most files need neither replacement; looking costs less than replacing nothing.
+  const yaml = front ? (front[1] ?? '') : undefined;
+  // Most files need neither replacement, and are read as they are.
+  if (!text.includes('\r') && !text.includes('\0')) return { yaml, src: text, start: front ? front[0].length : 0, firstLine: front ? lineEndings(front[0]) + 1 : 1 };
+  const body = front ? '\n'.repeat(front[0].match(/\r\n|\r|\n/g)?.length ?? 0) + text.slice(front[0].length) : text;
   const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
-  return { yaml: front ? (front[1] ?? '') : undefined, src: lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf };
+  return { yaml, src: lf.includes('\0') ? lf.replace(/\0/g, '\uFFFD') : lf, start: 0, firstLine: 1 };
 }
 
 /**

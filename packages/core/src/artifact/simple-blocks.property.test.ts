@@ -40,7 +40,7 @@ describe('the simple block reader', () => {
         expectSameTree(text);
         expectSameFacts(text);
       }),
-      fuzzRuns(process.env, 300),
+      fuzzRuns(process.env, 150),
     );
     expect(long).toBeGreaterThan(documents / 2);
   });

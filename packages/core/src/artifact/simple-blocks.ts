@@ -54,10 +54,16 @@ interface Container {
   lastList: number;
 }
 
+/**
+ * A paragraph being read: at the root, where its lines stand side by side in the source, from
+ * `from` to `to`; in a container, its lines past the containers' markers.
+ */
 interface OpenParagraph {
   readonly line: number;
   readonly column: number;
-  readonly lines: string[];
+  readonly lines: string[] | undefined;
+  readonly from: number;
+  to: number;
   /** Whether it is the first block of a list item, which may open with a task check. */
   readonly first: boolean;
 }
@@ -87,8 +93,8 @@ interface OpenHtml {
  * definitions, other HTML blocks, empty list items, tables in containers and tabs that would
  * count as columns are left to markdown-it, as is anything the reader cannot tell apart cheaply.
  */
-export function readSimpleBlocks(src: string, sink: BlockSink): boolean {
-  return new SimpleBlockReader(src, sink).read();
+export function readSimpleBlocks(src: string, sink: BlockSink, start = 0, firstLine = 1): boolean {
+  return new SimpleBlockReader(src, sink).read(start, firstLine);
 }
 
 class SimpleBlockReader {
@@ -109,11 +115,12 @@ class SimpleBlockReader {
     private readonly sink: BlockSink,
   ) {}
 
-  read(): boolean {
+  /** Read from `from`, where line `firstLine` starts. */
+  read(from: number, firstLine: number): boolean {
     const { src } = this;
     const length = src.length;
-    let line = 1;
-    for (let start = 0; start < length; line += 1) {
+    let line = firstLine;
+    for (let start = from; start < length; line += 1) {
       const newline = src.indexOf('\n', start);
       const end = newline === -1 ? length : newline;
       // A last line of only spaces and tabs is no line to markdown-it.
@@ -422,19 +429,23 @@ class SimpleBlockReader {
     // A bracket that may open a link reference definition: left to markdown-it.
     if (src.charCodeAt(first) === 0x5b && mayOpenDefinition(src, first, end)) return false;
     if (!firstOfItem) this.endsList();
-    this.paragraph = { line, column: this.column(first), lines: [src.slice(first, end)], first: firstOfItem };
+    const lines = this.containers.length > 0 ? [src.slice(first, end)] : undefined;
+    this.paragraph = { line, column: this.column(first), lines, from: first, to: end, first: firstOfItem };
     return true;
   }
 
   private continueParagraph(pos: number, end: number): boolean {
-    this.paragraph?.lines.push(this.src.slice(pos, end));
+    const open = this.paragraph;
+    if (open?.lines) open.lines.push(this.src.slice(pos, end));
+    else if (open) open.to = end;
     return true;
   }
 
   /** A lazy continuation line from `pos`, past the containers it is still in; a table's header it may be is left to markdown-it. */
   private lazyLine(pos: number, end: number): boolean {
     const open = this.paragraph;
-    if (!open || this.nextMayBeDelimiter(end)) return false;
+    // Only a container's paragraph has lazy lines.
+    if (!open?.lines || this.nextMayBeDelimiter(end)) return false;
     open.lines.push(this.src.slice(pos, end));
     return true;
   }
@@ -443,7 +454,7 @@ class SimpleBlockReader {
     const open = this.paragraph;
     if (!open) return;
     this.paragraph = undefined;
-    this.sink.paragraph(asciiTrim(open.lines.join('\n')), open.line, open.column, open.first);
+    this.sink.paragraph(this.content(open), open.line, open.column, open.first);
   }
 
   /** The open paragraph becomes a setext heading of `level`. */
@@ -451,8 +462,13 @@ class SimpleBlockReader {
     const open = this.paragraph;
     if (!open) return false;
     this.paragraph = undefined;
-    this.sink.heading(level, asciiTrim(open.lines.join('\n')), open.line, open.column);
+    this.sink.heading(level, this.content(open), open.line, open.column);
     return true;
+  }
+
+  /** A paragraph's inline content, as markdown-it trims it. */
+  private content(open: OpenParagraph): string {
+    return asciiTrim(open.lines ? open.lines.join('\n') : this.src.slice(open.from, open.to));
   }
 
   private fenceLine(fence: OpenFence, pos: number, first: number, end: number): boolean {

@@ -46,7 +46,7 @@ describe('facts read straight from a simple document', () => {
         expect(expectSameFactsAsTree(text)).toBe(true);
         expectSameFacts(text);
       }),
-      fuzzRuns(process.env, 300),
+      fuzzRuns(process.env, 150),
     );
     expect(long).toBeGreaterThan(documents / 2);
   });

@@ -18,9 +18,9 @@ import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, 
  */
 export function simpleFacts(text: string, lineCount: number): ArtifactFacts | undefined {
   if (mayHoldTemplatePrompts(text)) return undefined;
-  const { yaml, src } = preparedMarkdown(text);
+  const { yaml, src, start, firstLine } = preparedMarkdown(text);
   const blocks = new BlockRecords();
-  if (!readSimpleBlocks(src, blocks)) return undefined;
+  if (!readSimpleBlocks(src, blocks, start, firstLine)) return undefined;
   const { frontMatter, diagnostics } = frontMatterFacts(yaml === undefined ? undefined : { value: yaml, position: { line: 1, column: 1 } }, text);
   return new SimpleFacts(lineCount, text.trim() === '', frontMatter, blocks.records, diagnostics);
 }
