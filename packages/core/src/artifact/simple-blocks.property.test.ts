@@ -5,7 +5,6 @@ import { workItemFiles } from '../../../../scripts/bench-corpus.mjs';
 import { fuzzRuns } from '../test-support/fuzz.js';
 import { repositoryMarkdownFiles } from '../../../../test-fixtures/repository-markdown.js';
 import { markdownDocument, readableDocument, specDocument } from '../test-support/markdown-documents.js';
-import { expectSameFacts } from '../test-support/remark-comparison.js';
 import { markdownItTree, simpleMarkdownTree } from './markdown-tree.js';
 
 // The simple block reader must build exactly the tree markdown-it's tokens give, for every
@@ -38,7 +37,6 @@ describe('the simple block reader', () => {
         documents += 1;
         if (text.split('\n').length >= 10) long += 1;
         expectSameTree(text);
-        expectSameFacts(text);
       }),
       fuzzRuns(process.env, 150),
     );
