@@ -19,7 +19,7 @@ const top = Number(process.env.PROFILE_TOP ?? 12);
 // What a sample was doing, named by the nearest enclosing function that marks a phase.
 const PHASES = [
   [/^parseFrontMatter$/, 'front-matter YAML'],
-  [/^(parseArtifact|parseMarkdown|extractArtifact|tokenize\w*)$/, 'markdown parsing and extraction'],
+  [/^(parseArtifact|parseMarkdown|extractArtifact|extractFacts|tokenize\w*|simpleFacts|sectionsOf|tasksOf|tablesOf|statementsOf|phrasingOf|readPhrasing)$/, 'markdown parsing and extraction'],
   [/^(readWorkItem|readArtifact|listWorkItems)$/, 'reading the spec folders'],
   [/^(openRepo|loadConfig|parseHarnessConfig|compileGraph\w*|getDefaultGraph)$/, 'configuration and graph compilation'],
   [/^(evaluateWorkItem|evaluateGate)$/, 'gate evaluation (without parsing)'],

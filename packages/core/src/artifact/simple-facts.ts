@@ -122,13 +122,6 @@ class BlockRecords implements BlockSink {
   }
 }
 
-// Each kind of fact is read on first use through the same getter for every instance, so that all
-// facts share one shape; the getters are the objects' own properties, which JSON and equality see.
-const SECTIONS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('sections', sectionsOf); } };
-const TASKS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('tasks', tasksOf); } };
-const TABLES: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('tables', tablesOf); } };
-const STATEMENTS: PropertyDescriptor = { enumerable: true, get: function (this: SimpleFacts) { return this.kind('statements', statementsOf); } };
-
 /** The facts of a simple document, each kind read from its blocks when first asked for. */
 class SimpleFacts implements ArtifactFacts {
   // Declared only: every key is made in the constructor, in the order facts always have them.
@@ -141,7 +134,19 @@ class SimpleFacts implements ArtifactFacts {
   declare readonly statements: readonly Statement[];
   declare readonly diagnostics: readonly Diagnostic[];
   readonly #records: readonly BlockRecord[];
-  readonly #read: Partial<Record<string, unknown>> = {};
+  #sections: readonly Section[] | undefined;
+  #tasks: readonly Task[] | undefined;
+  #tables: readonly Table[] | undefined;
+  #statements: readonly Statement[] | undefined;
+
+  // Each kind is read through the same getter for every instance, so that all facts share one
+  // shape; the getters are the objects' own properties, which JSON and equality see.
+  static readonly #kinds: Readonly<Record<'sections' | 'tasks' | 'tables' | 'statements', PropertyDescriptor>> = {
+    sections: { enumerable: true, get: function (this: SimpleFacts) { return (this.#sections ??= sectionsOf(this.#records)); } },
+    tasks: { enumerable: true, get: function (this: SimpleFacts) { return (this.#tasks ??= tasksOf(this.#records)); } },
+    tables: { enumerable: true, get: function (this: SimpleFacts) { return (this.#tables ??= tablesOf(this.#records)); } },
+    statements: { enumerable: true, get: function (this: SimpleFacts) { return (this.#statements ??= statementsOf(this.#records)); } },
+  };
 
   constructor(lineCount: number, empty: boolean, frontMatter: FrontMatter | undefined, records: readonly BlockRecord[], diagnostics: readonly Diagnostic[]) {
     this.#records = records;
@@ -149,15 +154,12 @@ class SimpleFacts implements ArtifactFacts {
     self.lineCount = lineCount;
     self.empty = empty;
     self.frontMatter = frontMatter;
-    Object.defineProperty(this, 'sections', SECTIONS);
-    Object.defineProperty(this, 'tasks', TASKS);
-    Object.defineProperty(this, 'tables', TABLES);
-    Object.defineProperty(this, 'statements', STATEMENTS);
+    const kinds = SimpleFacts.#kinds;
+    Object.defineProperty(this, 'sections', kinds.sections);
+    Object.defineProperty(this, 'tasks', kinds.tasks);
+    Object.defineProperty(this, 'tables', kinds.tables);
+    Object.defineProperty(this, 'statements', kinds.statements);
     self.diagnostics = diagnostics;
-  }
-
-  kind<T>(name: string, read: (records: readonly BlockRecord[]) => T): T {
-    return (this.#read[name] ??= read(this.#records)) as T;
   }
 }
 
