@@ -200,7 +200,8 @@ describe('the-loop verify', () => {
 
   it('leaves no partial record when verify is killed (SIGKILL) while a check runs: the earlier record is untouched', async () => {
     const marker = 'started.txt';
-    const config = `${GRAPH}\nverification:\n  checks:\n    - {id: slow, argv: [node, -e, "require('fs').writeFileSync('${marker}', String(process.pid)); setInterval(() => {}, 1000)"], covers: [AC1, AC2]}\n`;
+    // The check writes its pid whole, by a rename: the test never reads a file half written.
+    const config = `${GRAPH}\nverification:\n  checks:\n    - {id: slow, argv: [node, -e, "const fs = require('fs'); fs.writeFileSync('pid.tmp', String(process.pid)); fs.renameSync('pid.tmp', '${marker}'); setInterval(() => {}, 1000)"], covers: [AC1, AC2]}\n`;
     const dir = await project(config);
     const folder = join(dir, ITEM, 'evidence');
     await writeFiles(dir, { [`${ITEM}/evidence/slow.json`]: '{"earlier": "record"}\n' });
@@ -212,10 +213,12 @@ describe('the-loop verify', () => {
       const poll = () => (existsSync(join(dir, marker)) ? resolve() : setImmediate(poll));
       poll();
     });
-    const checkPid = Number(await readFile(join(dir, marker), 'utf8').catch(() => '0'));
+    const checkPid = Number(await readFile(join(dir, marker), 'utf8'));
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
-    if (checkPid > 0) process.kill(-checkPid, 'SIGKILL');
+    // The check outlives verify (its process group is its own): end it, or it is left running.
+    expect(checkPid, 'the check wrote its pid').toBeGreaterThan(0);
+    process.kill(-checkPid, 'SIGKILL');
     expect(await readdir(folder)).toEqual(before);
     expect(await readFile(join(folder, 'slow.json'), 'utf8')).toBe('{"earlier": "record"}\n');
     await rm(dir, { recursive: true, force: true });
