@@ -209,11 +209,66 @@ function cellPhrasing(content: string): PhrasingContent[] {
   return unescapePipesInCode(readPhrasing(content, 1, undefined));
 }
 
+/**
+ * A list item of a list at the root, whose entry a section holds: its first block, and the first
+ * blocks of the items of the lists in it. Its entry is read once, when a section's items are.
+ */
+interface ItemSource {
+  readonly first: number;
+  readonly nested: number[];
+  entry: ListEntry | undefined;
+}
+
 /** A section whose heading has been read and whose content may still follow. */
 interface OpenSection {
-  readonly section: { -readonly [K in keyof Section]: Section[K] } & { items: ListEntry[] };
+  readonly section: SimpleSection;
   /** The title of the last heading read in it, which the lists after it sit under. */
   under: string | undefined;
+}
+
+/**
+ * A section of a simple document. Its items are read when first asked for: most gates read a
+ * section's emptiness, and the items of one section.
+ */
+class SimpleSection implements Section {
+  declare readonly title: string;
+  declare readonly depth: Section['depth'];
+  declare readonly position: Position;
+  declare empty: boolean;
+  declare readonly items: readonly ListEntry[];
+  readonly #records: readonly BlockRecord[];
+  readonly #sources: { readonly source: ItemSource; readonly under: string | undefined }[] = [];
+  #items: readonly ListEntry[] | undefined;
+
+  static readonly #itemsOnFirstUse: PropertyDescriptor = { enumerable: true, get: function (this: SimpleSection) { return (this.#items ??= this.#sources.map(({ source, under }) => entryIn(this.#records, source, under))); } };
+
+  constructor(title: string, depth: Section['depth'], position: Position, records: readonly BlockRecord[]) {
+    this.#records = records;
+    const self = this as { -readonly [K in keyof Section]: Section[K] };
+    self.title = title;
+    self.depth = depth;
+    self.position = position;
+    self.empty = true;
+    Object.defineProperty(this, 'items', SimpleSection.#itemsOnFirstUse);
+  }
+
+  /** An item of a list at the root in the section, under the subsection `under` if any. */
+  hold(source: ItemSource, under: string | undefined): void {
+    this.#sources.push({ source, under });
+  }
+}
+
+/** The entry of a list item of a list at the root, as a section under `under` holds it. */
+function entryIn(records: readonly BlockRecord[], source: ItemSource, under: string | undefined): ListEntry {
+  source.entry ??= entryOf(records, source.first, source.nested.map((first) => entryOf(records, first, [])));
+  return under === undefined ? source.entry : withUnder(source.entry, under);
+}
+
+/** A list item's entry, from its first block (right after the item) and the entries of the items in it. */
+function entryOf(records: readonly BlockRecord[], first: number, children: readonly ListEntry[]): ListEntry {
+  const record = records[first] as BlockRecord;
+  const paragraph = record.kind === PARAGRAPH ? phrasingOf(record) : undefined;
+  return listEntryOf(paragraph, paragraph ? phrasingText(paragraph) : '', children, (records[first - 1] as BlockRecord).position);
 }
 
 /**
@@ -222,23 +277,23 @@ interface OpenSection {
  * by what its items hold); its items, the entries of the lists at the root in it.
  */
 function sectionsOf(records: readonly BlockRecord[]): Section[] {
-  const sections: Section[] = [];
+  const sections: SimpleSection[] = [];
   const open: OpenSection[] = [];
   let emptyOpen = 0;
-  // The entries of the items of each open list item, for the item of a list at the root.
-  const entries: ListEntry[][] = [];
+  // For each open list item: whether its first block has been read, and for an item of a list at the root, what its entry is read from.
   const started: boolean[] = [];
+  const sources: (ItemSource | undefined)[] = [];
   for (let index = 0; index < records.length; index += 1) {
     const record = records[index] as BlockRecord;
     if (record.inQuote) continue;
     if (record.kind === ITEM) {
-      entries.push([]);
       started.push(false);
+      sources.push(undefined);
       continue;
     }
     if (record.kind === CLOSE) {
-      entries.pop();
       started.pop();
+      sources.pop();
       continue;
     }
     if (record.kind === HEADING && record.depth === 0) {
@@ -247,7 +302,7 @@ function sectionsOf(records: readonly BlockRecord[]): Section[] {
         if ((open.pop() as OpenSection).section.empty) emptyOpen -= 1;
       }
       for (let at = 0; at < open.length; at += 1) (open[at] as OpenSection).under = title;
-      const section = { title, depth: record.level as Section['depth'], position: record.position, empty: true, items: [] as ListEntry[] };
+      const section = new SimpleSection(title, record.level as Section['depth'], record.position, records);
       sections.push(section);
       open.push({ section, under: undefined });
       emptyOpen += 1;
@@ -260,17 +315,14 @@ function sectionsOf(records: readonly BlockRecord[]): Section[] {
     // An item's first block gives its entry: in every open section for an item of a list at the root, in its item's for one nested in it.
     if (record.depth === 0 || started[started.length - 1] !== false || (record.kind !== PARAGRAPH && record.kind !== HEADING)) continue;
     started[started.length - 1] = true;
-    const paragraph = record.kind === PARAGRAPH ? phrasingOf(record) : undefined;
-    const text = paragraph ? phrasingText(paragraph) : '';
-    // An item's first block comes right after the item.
-    const item = records[index - 1] as BlockRecord;
     if (record.depth === 1) {
-      const entry = listEntryOf(paragraph, text, entries[entries.length - 1] as ListEntry[], item.position);
+      const source: ItemSource = { first: index, nested: [], entry: undefined };
+      sources[sources.length - 1] = source;
       for (let at = 0; at < open.length; at += 1) {
         const { section, under } = open[at] as OpenSection;
-        section.items.push(under === undefined ? entry : withUnder(entry, under));
+        section.hold(source, under);
       }
-    } else if (record.depth === 2) (entries[entries.length - 2] as ListEntry[]).push(listEntryOf(paragraph, text, [], item.position));
+    } else if (record.depth === 2) sources[sources.length - 2]?.nested.push(index);
   }
   return sections;
 }
