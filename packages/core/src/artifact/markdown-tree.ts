@@ -138,7 +138,8 @@ class TreeSink implements BlockSink {
   }
 }
 
-function simplePhrasing(content: string, line: number): PhrasingContent[] {
+/** The phrasing of inline content in a document read with no markdown-it block parse: no definitions, no tabs left over. */
+export function simplePhrasing(content: string, line: number): PhrasingContent[] {
   return readPhrasing(content, line, undefined);
 }
 

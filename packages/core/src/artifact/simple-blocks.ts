@@ -83,10 +83,11 @@ interface OpenHtml {
 }
 
 /**
- * Read `src` (a document as markdownTree prepares it: `\n` line endings, no NUL, front-matter
- * blanked out) into `children` when it holds only simple block syntax, exactly as the tree
- * built from markdown-it's tokens would read it; false, with `children` in any state, as soon
- * as it holds anything else. Simple syntax is what specs are written in: ATX and setext
+ * Read `src` (a document as preparedMarkdown gives it: `\n` line endings, no NUL, read from
+ * `start`, past any front-matter, where line `firstLine` starts), giving its blocks to `sink`,
+ * when it holds only simple block syntax: exactly the blocks the tree built from markdown-it's
+ * tokens holds. False as soon as it holds anything else, with the sink given any part of it.
+ * Simple syntax is what specs are written in: ATX and setext
  * headings, paragraphs with their lazy continuation lines, bullet and ordered lists nested by
  * indentation, task items, fenced code, thematic breaks, HTML comments, GFM tables outside
  * containers, and block quotes of paragraphs outside lists. Indented code, link reference

@@ -2,7 +2,7 @@ import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
-import { preparedMarkdown, readPhrasing } from './markdown-tree.js';
+import { preparedMarkdown, simplePhrasing } from './markdown-tree.js';
 import { taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
 import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
@@ -38,8 +38,8 @@ const CLOSE = 7;
  * A block as the reader found it, in document order: a leaf with its text (`value`: a
  * paragraph's or heading's inline content, code, HTML), a table row (`cells`, `header`), or a
  * container opened (a list item, a block quote) or closed. `depth` is the number of list items it
- * is in (0 at the root; a list item's own, for an item); `first`, whether it is the first block of
- * the item it is in.
+ * is in (0 at the root; a list item's own, for an item); `level`, a heading's depth; `first`,
+ * whether it is the first block of the item it is in.
  */
 interface BlockRecord {
   readonly kind: number;
@@ -166,15 +166,11 @@ class SimpleFacts implements ArtifactFacts {
 /** A paragraph's or heading's inline content as the tree holds it: an item's first paragraph without its task check. */
 function phrasingOf(record: BlockRecord): readonly PhrasingContent[] {
   if (record.phrasing === undefined) {
-    const task = record.first && record.kind === PARAGRAPH ? taskParagraph(record.value, record.position.line, record.position.column, readWithoutEnv) : undefined;
+    const task = record.first && record.kind === PARAGRAPH ? taskParagraph(record.value, record.position.line, record.position.column, simplePhrasing) : undefined;
     record.checked = task?.checked;
-    record.phrasing = task ? task.paragraph.children : readPhrasing(record.value, record.position.line, undefined);
+    record.phrasing = task ? task.paragraph.children : simplePhrasing(record.value, record.position.line);
   }
   return record.phrasing;
-}
-
-function readWithoutEnv(content: string, line: number): PhrasingContent[] {
-  return readPhrasing(content, line, undefined);
 }
 
 function titleOf(record: BlockRecord): string {
@@ -206,7 +202,7 @@ function substantive(record: BlockRecord): boolean {
 }
 
 function cellPhrasing(content: string): PhrasingContent[] {
-  return unescapePipesInCode(readPhrasing(content, 1, undefined));
+  return unescapePipesInCode(simplePhrasing(content, 1));
 }
 
 /**
