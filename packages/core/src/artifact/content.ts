@@ -43,6 +43,12 @@ export function isInertHtml(value: string): boolean {
 const PUNCTUATION_ONLY = /^\p{P}+$/u;
 
 const WORD = /\S+/g;
+const NOT_SPACE = /\S/;
+
+/** Whether a text holds only whitespace, as String#trim counts it: found without copying the text. */
+export function isBlank(text: string): boolean {
+  return !NOT_SPACE.test(text);
+}
 
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {

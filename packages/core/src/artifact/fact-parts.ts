@@ -1,7 +1,7 @@
 import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
-import { textOf } from './content.js';
+import { isBlank, textOf } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
 import type { FrontMatter, ListEntry, Statement, Task } from './types.js';
 
@@ -13,9 +13,6 @@ import type { FrontMatter, ListEntry, Statement, Task } from './types.js';
 // marker with no text after it (`- [ ]` alone is still an unticked box). A `*` right after the
 // box is Kiro's mark of an optional task (`- [ ]* Write tests`).
 const LOOSE_MARKER = /^\[([^\]\n])\](\*)?(?:\s+|$)/;
-
-// Any character String#trim would keep: tested without copying a paragraph's text.
-const NOT_SPACE = /\S/;
 
 /** The front-matter of a file and what is wrong with it, from the YAML block its tree opens with, if any. */
 export function frontMatterFacts(yaml: { readonly value: string; readonly position: Position } | undefined, text: string): { frontMatter: FrontMatter | undefined; diagnostics: Diagnostic[] } {
@@ -34,7 +31,7 @@ export function listEntryOf(paragraph: readonly PhrasingContent[] | undefined, t
   let marked: PhrasingContent | undefined;
   for (let index = 0; index < paragraph.length; index += 1) {
     const child = paragraph[index] as PhrasingContent;
-    if (opening === undefined && (child.type !== 'text' || NOT_SPACE.test(child.value))) opening = child;
+    if (opening === undefined && (child.type !== 'text' || !isBlank(child.value))) opening = child;
     if (child.type === 'strong' || child.type === 'inlineCode') {
       marked = child;
       break;

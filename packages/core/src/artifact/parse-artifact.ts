@@ -3,7 +3,7 @@ import type { Diagnostic, Position } from '../diagnostic.js';
 import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
-import { isSubstantive, templatePromptsIn, textOf } from './content.js';
+import { isBlank, isSubstantive, templatePromptsIn, textOf } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { markdownTree, type MarkdownTree } from './markdown-tree.js';
 import { simpleFacts } from './simple-facts.js';
@@ -89,7 +89,7 @@ export function extractFacts(rawText: string, tree: (text: string) => MarkdownTr
   } catch (error) {
     return {
       lineCount,
-      empty: text.trim() === '',
+      empty: isBlank(text),
       frontMatter: undefined,
       sections: [],
       tasks: [],
@@ -108,7 +108,7 @@ function factsOf({ root, truncatedAt }: MarkdownTree, text: string, lineCount: n
   const plain = plainText();
   return {
     lineCount,
-    empty: text.trim() === '',
+    empty: isBlank(text),
     frontMatter,
     sections: readSections(root, plain),
     tasks: readTasks(root, plain),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlaceholderText, mayHoldTemplatePrompts, templatePrompts } from './content.js';
+import { isBlank, isPlaceholderText, mayHoldTemplatePrompts, templatePrompts } from './content.js';
 import { findSection } from './find-section.js';
 import { extractFacts, parseArtifact } from './parse-artifact.js';
 
@@ -79,5 +79,14 @@ describe('a prompt-like phrase that is no prompt where it stands', () => {
     expect(at('<!-- note -->word<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
     expect(at('0\\<describe it>\n<describe it>\n')).toEqual(['2:1 <describe it>']);
     expect(at('&#10;<describe it>\n')).toEqual(['1:6 <describe it>']);
+  });
+});
+
+describe('blank text', () => {
+  it('is text String#trim empties, found without a copy, whatever whitespace it holds', () => {
+    const space = fc.constantFrom(' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2028', '\u2029', '\u202f', '\u3000', '\ufeff', '\u200b', 'x', '');
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.array(space).map((parts) => parts.join(''))), (text) => {
+      expect(isBlank(text), JSON.stringify(text)).toBe(text.trim() === '');
+    }), { numRuns: 500 });
   });
 });

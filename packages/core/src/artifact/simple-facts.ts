@@ -1,6 +1,6 @@
 import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
-import { isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, phrasingText } from './content.js';
+import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { preparedMarkdown, simplePhrasing } from './markdown-tree.js';
 import { taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
@@ -22,7 +22,7 @@ export function simpleFacts(text: string, lineCount: number): ArtifactFacts | un
   const blocks = new BlockRecords();
   if (!readSimpleBlocks(src, blocks, start, firstLine)) return undefined;
   const { frontMatter, diagnostics } = frontMatterFacts(yaml === undefined ? undefined : { value: yaml, position: { line: 1, column: 1 } }, text);
-  return new SimpleFacts(lineCount, text.trim() === '', frontMatter, blocks.records, diagnostics);
+  return new SimpleFacts(lineCount, isBlank(text), frontMatter, blocks.records, diagnostics);
 }
 
 const PARAGRAPH = 0;
