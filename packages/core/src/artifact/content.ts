@@ -52,13 +52,10 @@ export function isBlank(text: string): boolean {
 
 /** True when a run of text is empty or a template placeholder (`<…>`, `TBD`, `TODO`, `…`). */
 export function isPlaceholderText(value: string): boolean {
-  // Prose mostly opens with a word no placeholder opens with: an ASCII digit, or a letter other
-  // than `t` (`tbd`, `todo`, `tba`). Stripping tags cannot change a first character that is no `<`.
+  // Stripping tags cannot change a first character that is no `<`.
   let at = 0;
   while (isAsciiSpace(value.charCodeAt(at))) at += 1;
-  const first = value.charCodeAt(at);
-  const lower = first | 0x20;
-  if ((first >= 0x30 && first <= 0x39) || (lower >= 0x61 && lower <= 0x7a && lower !== 0x74)) return false;
+  if (opensNoPlaceholder(value.charCodeAt(at))) return false;
   const stripped = value.includes('<') ? value.replace(PLACEHOLDER_TAG, ' ') : value;
   // Word by word, stopping at the first real one: prose is judged by its first word.
   WORD.lastIndex = 0;
@@ -67,6 +64,15 @@ export function isPlaceholderText(value: string): boolean {
     if (!PLACEHOLDER_WORDS.has(word.toLowerCase()) && !PUNCTUATION_ONLY.test(word)) return false;
   }
   return true;
+}
+
+/**
+ * Whether a word opening with this character is surely no placeholder: prose mostly opens with
+ * an ASCII digit or a letter other than `t` (`tbd`, `todo`, `tba`), which none opens with.
+ */
+export function opensNoPlaceholder(code: number): boolean {
+  const lower = code | 0x20;
+  return (code >= 0x30 && code <= 0x39) || (lower >= 0x61 && lower <= 0x7a && lower !== 0x74);
 }
 
 // The characters below 0x80 that `\s` matches.
@@ -111,7 +117,7 @@ export function isSubstantive(node: RootContent | Nodes): boolean {
     case 'heading':
       return false;
     case 'code':
-      return node.value.trim() !== '';
+      return !isBlank(node.value);
     case 'table': {
       const rows = node.children;
       for (let row = 1; row < rows.length; row += 1) {

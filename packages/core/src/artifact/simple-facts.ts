@@ -1,6 +1,6 @@
 import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
-import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, phrasingText } from './content.js';
+import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, opensNoPlaceholder, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { preparedMarkdown, simplePhrasing } from './markdown-tree.js';
 import { taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
@@ -179,19 +179,15 @@ function titleOf(record: BlockRecord): string {
 
 /**
  * Whether a block at the root or in a list (never in a quote) has content. A paragraph whose text
- * opens with an ASCII digit or a letter other than `t` does, without its inline content read:
- * that character opens its first text, which no placeholder opens with (isPlaceholderText).
+ * opens with a character no placeholder opens with does, without its inline content read: a
+ * letter or digit opens its first text (no inline syntax starts with one).
  */
 function substantive(record: BlockRecord): boolean {
   switch (record.kind) {
-    case PARAGRAPH: {
-      const first = record.value.charCodeAt(0);
-      const lower = first | 0x20;
-      if ((first >= 0x30 && first <= 0x39) || (lower >= 0x61 && lower <= 0x7a && lower !== 0x74)) return true;
-      return isSubstantivePhrasing(phrasingOf(record));
-    }
+    case PARAGRAPH:
+      return opensNoPlaceholder(record.value.charCodeAt(0)) || isSubstantivePhrasing(phrasingOf(record));
     case CODE:
-      return record.value.trim() !== '';
+      return !isBlank(record.value);
     case HTML:
       return !isInertHtml(record.value);
     case ROW:
