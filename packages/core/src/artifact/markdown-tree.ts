@@ -108,7 +108,7 @@ class TreeSink implements BlockSink {
       this.table = { type: 'table', children: [], position: at(line, column) };
       this.top().push(this.table);
     }
-    const row: TableCell[] = cells.map((content) => ({ type: 'tableCell', children: unescapePipesInCode(simplePhrasing(content, 1)) }));
+    const row: TableCell[] = cells.map((content) => ({ type: 'tableCell', children: simpleCellPhrasing(content) }));
     this.table?.children.push({ type: 'tableRow', children: row, position: at(line, column) });
   }
 
@@ -141,6 +141,11 @@ class TreeSink implements BlockSink {
 /** The phrasing of inline content in a document read with no markdown-it block parse: no definitions, no tabs left over. */
 export function simplePhrasing(content: string, line: number): PhrasingContent[] {
   return readPhrasing(content, line, undefined);
+}
+
+/** The same for a table cell's content, where `\|` is a pipe even in a code span. */
+export function simpleCellPhrasing(content: string): PhrasingContent[] {
+  return unescapePipesInCode(simplePhrasing(content, 1));
 }
 
 function treeFromTokens(root: Root, { src: text, start, firstLine }: PreparedMarkdown): MarkdownTree {

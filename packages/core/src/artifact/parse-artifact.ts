@@ -3,9 +3,9 @@ import type { Diagnostic, Position } from '../diagnostic.js';
 import { nestedTooDeep } from '../rules/artifact-unreadable.js';
 import { parserFailed } from '../rules/internal-error.js';
 import { leftPlaceholders } from '../rules/template-residue.js';
-import { isBlank, isSubstantive, templatePromptsIn, textOf } from './content.js';
+import { isBlank, isSubstantive, mayHoldTemplatePrompts, templatePromptsIn, textOf } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
-import { markdownTree, type MarkdownTree } from './markdown-tree.js';
+import { markdownItTree, markdownTree, type MarkdownTree } from './markdown-tree.js';
 import { simpleFacts } from './simple-facts.js';
 import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
@@ -84,8 +84,10 @@ export function extractFacts(rawText: string, tree: (text: string) => MarkdownTr
   const text = withoutBom(rawText);
   const lineCount = countLines(text);
   try {
-    // A document of simple block syntax, as most are, gives its facts with no tree built.
-    return (tree === markdownTree ? simpleFacts(text, lineCount) : undefined) ?? factsOf(tree(text), text, lineCount);
+    if (tree !== markdownTree) return factsOf(tree(text), text, lineCount);
+    // A document of simple block syntax, as most are, gives its facts with no tree built; one the
+    // simple reader declines is not read by it again for a tree (a template prompt needs one).
+    return simpleFacts(text, lineCount) ?? factsOf((mayHoldTemplatePrompts(text) ? markdownTree : markdownItTree)(text), text, lineCount);
   } catch (error) {
     return {
       lineCount,

@@ -290,7 +290,7 @@ class SimpleBlockReader {
     const { src, containers, lineStart } = this;
     if (containers.length >= MAX_CONTAINERS) return false;
     let after = first;
-    while (src.charCodeAt(after) >= 0x30 && src.charCodeAt(after) <= 0x39) after += 1;
+    while (isDigit(src.charCodeAt(after))) after += 1;
     // The marker: `-`, `+` or `*`, or the digits' `.` or `)`; an ordered list is also told by its delimiter.
     const marker = kind === BULLET ? src.charCodeAt(first) : 0x100 + src.charCodeAt(after);
     after += 1;
@@ -354,9 +354,9 @@ class SimpleBlockReader {
         return opensHtmlBlock(src.slice(first, end)) ? DECLINE : TEXT;
       }
       default: {
-        if (char < 0x30 || char > 0x39) return TEXT;
+        if (!isDigit(char)) return TEXT;
         let after = first + 1;
-        while (after < end && after - first < 10 && src.charCodeAt(after) >= 0x30 && src.charCodeAt(after) <= 0x39) after += 1;
+        while (after < end && after - first < 10 && isDigit(src.charCodeAt(after))) after += 1;
         const delimiter = src.charCodeAt(after);
         if (after - first > 9 || (delimiter !== 0x2e && delimiter !== 0x29)) return TEXT;
         return listMarker(src, after + 1, end, ORDERED);

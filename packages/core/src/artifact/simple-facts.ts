@@ -2,8 +2,8 @@ import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, opensNoPlaceholder, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
-import { preparedMarkdown, simplePhrasing } from './markdown-tree.js';
-import { taskParagraph, unescapePipesInCode } from './mdast-nodes.js';
+import { preparedMarkdown, simpleCellPhrasing, simplePhrasing } from './markdown-tree.js';
+import { taskParagraph } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
 import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
@@ -80,7 +80,7 @@ class BlockRecords implements BlockSink {
     // Reading inline content later must not fail where no diagnostic can say so: only content
     // long enough to nest too deep can, and it is read now, where a failure becomes one.
     if ((kind === PARAGRAPH || kind === HEADING) && value.length > SAFE_TO_DEFER) phrasingText(phrasingOf(record));
-    if (kind === ROW) for (const cell of cells ?? []) if (cell.length > SAFE_TO_DEFER) phrasingText(cellPhrasing(cell));
+    if (kind === ROW) for (const cell of cells ?? []) if (cell.length > SAFE_TO_DEFER) phrasingText(simpleCellPhrasing(cell));
   }
 
   paragraph(content: string, line: number, column: number, first: boolean): void {
@@ -191,14 +191,10 @@ function substantive(record: BlockRecord): boolean {
     case HTML:
       return !isInertHtml(record.value);
     case ROW:
-      return !record.header && (record.cells ?? []).some((cell) => !isPlaceholderText(phrasingText(cellPhrasing(cell))));
+      return !record.header && (record.cells ?? []).some((cell) => !isPlaceholderText(phrasingText(simpleCellPhrasing(cell))));
     default:
       return false;
   }
-}
-
-function cellPhrasing(content: string): PhrasingContent[] {
-  return unescapePipesInCode(simplePhrasing(content, 1));
 }
 
 /**
@@ -341,7 +337,7 @@ function tablesOf(records: readonly BlockRecord[]): Table[] {
     const record = records[index] as BlockRecord;
     if (record.kind === HEADING && !record.inQuote) heading = titleOf(record);
     else if (record.kind === ROW) {
-      const cells = (record.cells ?? []).map((cell) => phrasingText(cellPhrasing(cell)).trim());
+      const cells = (record.cells ?? []).map((cell) => phrasingText(simpleCellPhrasing(cell)).trim());
       if (record.header) {
         table = { section: heading, header: cells, rows: [], position: record.position };
         tables.push(table);
