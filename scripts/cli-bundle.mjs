@@ -42,7 +42,7 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
+const script = new Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, __dirname);
 bundled.exports.reportWorker();
@@ -51,6 +51,18 @@ bundled.exports.reportWorker();
 /** Write the entry of `report`'s worker threads into `outdir`, beside the CLI bundle. */
 export async function writeWorkerEntry(outdir) {
   await writeFile(join(outdir, 'report-worker.cjs'), WORKER_ENTRY);
+}
+
+// esbuild writes strings, templates and identifiers in ASCII, but leaves regular-expression
+// literals as written, and a few dashes there made the whole bundle a two-byte string: V8 reads
+// and scans a one-byte source faster, and the launchers read an ASCII file as Latin-1, which
+// copies its bytes without checking them as UTF-8. Each such character becomes its `\u` escape, the same
+// character in a regular expression, unless a backslash comes before it (an identity escape,
+// which the escape would turn into a literal backslash): the build stops then.
+export async function asciiOnly(file) {
+  const source = await readFile(file, 'utf8');
+  if (/\\[^\0-\x7f]/.test(source)) throw new Error('the CLI bundle escapes a non-ASCII character in a regular expression: write it as its \\u escape in the source');
+  await writeFile(file, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 // markdown-it's build turns each class field into a call of a `_defineProperty` helper, and every

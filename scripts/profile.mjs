@@ -5,11 +5,11 @@
 // compilation, idle) kept apart. Nothing is written into the repository.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
+import { asciiOnly, cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const separator = process.argv.indexOf('--');
@@ -30,25 +30,15 @@ const PHASES = [
 
 const work = mkdtempSync(join(tmpdir(), 'the-loop-profile-'));
 try {
-  await build(cliBundleOptions(root, work));
-  await writeWorkerEntry(work);
-  // As the real launcher does: compiled through V8's code cache, written by a first run.
-  const launcher = join(work, 'run.cjs');
-  writeFileSync(
-    launcher,
-    [
-      "const { existsSync, readFileSync, writeFileSync } = require('node:fs');",
-      "const { createRequire } = require('node:module');",
-      "const { Script } = require('node:vm');",
-      "const bundle = require('node:path').join(__dirname, 'the-loop.cjs');",
-      "const cache = `${bundle}.cache`;",
-      'const script = new Script(readFileSync(bundle, "utf8"), { filename: bundle, cachedData: existsSync(cache) ? readFileSync(cache) : undefined });',
-      'const module_ = { exports: {} };',
-      'script.runInThisContext().call(module_.exports, module_.exports, createRequire(bundle), module_, bundle, __dirname);',
-      'module_.exports.main(process.argv.slice(2)).then(() => { if (!existsSync(cache)) writeFileSync(cache, script.createCachedData()); });',
-      '',
-    ].join('\n'),
-  );
+  const dist = join(work, 'dist');
+  await build(cliBundleOptions(root, dist));
+  await asciiOnly(join(dist, 'the-loop.cjs'));
+  await writeWorkerEntry(dist);
+  // The real launcher beside the bundle, as the package lays them out: the same V8 settings,
+  // and the code cache it writes on a first run.
+  const launcher = join(work, 'bin', 'the-loop.cjs');
+  mkdirSync(dirname(launcher));
+  copyFileSync(join(root, 'packages/cli/bin/the-loop.cjs'), launcher);
   // A hook reads its payload on stdin: PROFILE_INPUT names a file to feed it.
   const input = process.env.PROFILE_INPUT ? readFileSync(process.env.PROFILE_INPUT) : '';
   spawnSync(process.execPath, [launcher, ...args], { input, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
@@ -60,7 +50,7 @@ try {
     env: { ...process.env, NO_COLOR: '1' },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
-  const modules = new Map([['the-loop.cjs', moduleRanges(readFileSync(join(work, 'the-loop.cjs'), 'utf8'))]]);
+  const modules = new Map([['the-loop.cjs', moduleRanges(readFileSync(join(dist, 'the-loop.cjs'), 'utf8'))]]);
   const totals = new Map();
   const phases = new Map();
   const functions = new Map();

@@ -46,3 +46,18 @@ describe('report over enough work items to share them between threads', () => {
     expect(out.stderr).toContain('a report worker exited with code 3 before finishing its work');
   }, 60_000);
 });
+
+describe('report --format json', () => {
+  it('prints exactly what JSON.stringify gives, a line separator in a finding kept as written', async () => {
+    // U+2028 ends a line to a multiline pattern but not to JSON, which leaves it unescaped.
+    const dir = await makeRepo({
+      '.the-loop/harness-config.yaml': graphConfig(),
+      'docs/specs/item-1/requirements.md': LOCKED,
+      'docs/specs/item-1/tasks.md': '# Tasks\n\n- [ ] Test the\u2028greeting\n',
+    });
+    const out = await runCli(['report', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(out.stdout) as { items: { findings: { message: string }[] }[] };
+    expect(report.items[0]?.findings.map((f) => f.message)).toContain('Task not done: "Test the\u2028greeting" ([ ]).');
+    expect(out.stdout).toBe(`${JSON.stringify(report, null, 2)}\n`);
+  });
+});

@@ -41,7 +41,9 @@ const jsonReport: Renderer = {
     return totals.workItems === 0 ? opening : `${opening.slice(0, opening.lastIndexOf('[]'))}[\n`;
   },
   item(item, index, count) {
-    return `${JSON.stringify(item, null, 2).replace(/^/gm, '    ')}${index < count - 1 ? ',' : ''}\n`;
+    // Indented at its depth in the report. Only at `\n`: JSON leaves U+2028 and U+2029 in strings
+    // unescaped, and a multiline pattern would take them for line ends and change the text.
+    return `    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}${index < count - 1 ? ',' : ''}\n`;
   },
   tail({ totals }) {
     return totals.workItems === 0 ? '\n' : '  ]\n}\n';

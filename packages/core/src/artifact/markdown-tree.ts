@@ -372,15 +372,25 @@ class TreeBuilder {
 export function readPhrasing(content: string, line: number, env: ParseEnv | undefined): PhrasingContent[] {
   // As markdown-it would read it, without setting up an inline parse (a table cell, a plain line).
   if (!holdsInlineSyntax(content)) return content === '' ? [] : [{ type: 'text', value: content }];
+  const tabbed = env?.tabLeftOvers?.has(content) === true;
+  // Lines of plain text (a task and the line under it, say): one text node, each line ending
+  // kept and the spaces around it dropped, as the line-ending rule does.
+  if (!tabbed && !RULE_BUT_LINE_ENDING.test(content)) return [{ type: 'text', value: content.replace(AROUND_LINE_ENDING, '\n') }];
   // Most content holds only simple syntax, read without setting up an inline parse; a space
   // standing for a tab's column is known only to the parser's rules.
-  const simple = env?.tabLeftOvers?.has(content) === true ? undefined : simpleInlineTokens(content);
+  const simple = tabbed ? undefined : simpleInlineTokens(content);
   if (simple) return phrasingOf(simple, { line, breaks: 0 });
   const md = markdownReader();
   const tokens: Token[] = [];
   md.inline.parse(content, md, env ?? { starts: [0] }, tokens);
   return phrasingOf(tokens, { line, breaks: 0 });
 }
+
+// What makes inline content more than lines of text: a character another inline rule starts at
+// (a tab: the columns it stands for), or a line ending in two spaces or more (a hard break).
+const RULE_BUT_LINE_ENDING = /[\t!&*<[\\\]_`]| {2}\n/;
+// A soft break drops the one space that may come before it and the spaces after it.
+const AROUND_LINE_ENDING = / ?\n */g;
 
 /**
  * The line endings of the source read so far in a block's inline content. A node that starts

@@ -62,6 +62,8 @@ const start = fc.constantFrom(
 const line = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(indent, start, prose).map(([i, s, p]) => i + s + p) },
   { weight: 3, arbitrary: fc.tuple(indent, fc.constantFrom('', '', '')).map(([i]) => i) },
+  // Spaces at a line's end: dropped before a soft break, two or more a hard break.
+  { weight: 2, arbitrary: fc.tuple(indent, prose, fc.constantFrom(' ', '  ', '   ', '\t', ' \t')).map(([i, p, s]) => i + p + s) },
   {
     weight: 4,
     arbitrary: fc.tuple(
