@@ -29,9 +29,9 @@ const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
-// A representative run (a check that reads every kind of artifact in a configured repository,
-// then a report and a Stop hook) compiles the functions a start-up needs; the launcher then saves V8's code cache for
-// them beside the bundle.
+// Representative runs (a check that reads every kind of artifact in a configured repository, a
+// Stop hook, reports) compile the functions a start-up needs; the launcher then saves V8's code
+// cache for them beside the bundle.
 async function writeCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'the-loop-build-'));
   try {
@@ -46,28 +46,35 @@ async function writeCodeCache() {
     await writeFile(join(dir, '.the-loop/harness-config.yaml'), '# the-loop\nworkflow:\n  # the layout\n  preset: the-loop\n');
     await writeFile(join(dir, '.the-loop/collaborators.yaml'), '# who may approve\ncollaborators: []\n');
     await writeFile(join(item, 'execution-log.md'), '---\nphase: needs-review\n---\n# L\n\n## Review cycles\n\n| Round | Type | Outcome |\n|---|---|---|\n| 1 | self | zero |\n');
-    // A report too: its own functions (and a cached reading of the same artifacts) are compiled
-    // then; and a Stop hook, which runs on every agent turn, with a payload on stdin as a harness
-    // gives it.
-    const also = [
-      ['report', '--repo', dir, '--format', 'json'],
-      // Work items as teams write them (the bundled corpus, and folders other spec tools lay
-      // out), read in full: the inline and block syntax real prose holds compiles here, not
-      // in every cold run.
-      ['report', '--repo', `${root}test-fixtures/retrofit-34`, '--format', 'json', '--no-cache'],
-      ['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1'],
-    ];
+    // The launcher keeps a cache for each kind of run (decision 174). A check and a Stop hook,
+    // which runs on every agent turn, with a payload on stdin as a harness gives it.
     const payload = JSON.stringify({ session_id: 'build', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
-    const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, 'check', 'issue-1', '--repo', dir, '--format', 'json'], {
-      // CI turns the artifact cache off; the cached reading must be compiled wherever the build runs.
-      env: { ...process.env, CI: '', THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
-      input: payload,
-      encoding: 'utf8',
-    });
-    if (run.status !== 1 || !existsSync(`${cliDist}/the-loop.cjs.cache`)) {
-      throw new Error(`the code-cache run failed (exit ${run.status}): ${run.stderr}`);
-    }
+    cacheRun(['check', 'issue-1', '--repo', dir, '--format', 'json'], [['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1']], payload, 'the-loop.cjs.cache');
+    // Runs over many work items: a report (and a cached reading of the same artifacts), work
+    // items as teams write them (the bundled corpus) read in full, so that the inline and block
+    // syntax of real prose compiles here rather than in every cold run, and `check --all`.
+    cacheRun(
+      ['report', '--repo', dir, '--format', 'json'],
+      [
+        ['report', '--repo', `${root}test-fixtures/retrofit-34`, '--format', 'json', '--no-cache'],
+        ['check', '--all', '--repo', dir, '--format', 'json'],
+      ],
+      '',
+      'the-loop.cjs.many-items.cache',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+// Run the launcher on `argv`, then on each of `also` in the same process, and have it write the
+// code cache for that kind of run (`name`, beside the bundle).
+function cacheRun(argv, also, input, name) {
+  const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, ...argv], {
+    // CI turns the artifact cache off; the cached reading must be compiled wherever the build runs.
+    env: { ...process.env, CI: '', THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
+    input,
+    encoding: 'utf8',
+  });
+  if (run.status !== 1 || !existsSync(`${cliDist}/${name}`)) throw new Error(`the code-cache run \`${argv.join(' ')}\` failed (exit ${run.status}): ${run.stderr}`);
 }

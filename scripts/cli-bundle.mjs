@@ -29,7 +29,8 @@ export function cliBundleOptions(root, outdir) {
 // does (bin/the-loop.cjs): a bundle of their own, without a cache, cost each worker 50 to 100 ms
 // compiling it, and then every parser function again on its first call. Written beside the bundle.
 const WORKER_ENTRY = `'use strict';
-// Entry of the report's worker threads: the CLI bundle beside it, through its V8 code cache.
+// Entry of the report's worker threads: the CLI bundle beside it, through the V8 code cache of
+// runs over many work items, whose V8 flags they share (bin/the-loop.cjs).
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
@@ -38,7 +39,7 @@ const { Script } = require('node:vm');
 const bundle = join(__dirname, 'the-loop.cjs');
 let cachedData;
 try {
-  cachedData = readFileSync(\`\${bundle}.cache\`);
+  cachedData = readFileSync(\`\${bundle}.many-items.cache\`);
 } catch {
   cachedData = undefined;
 }

@@ -36,11 +36,11 @@ function manifestOf(tarball: string): Record<string, unknown> {
   return JSON.parse(ok(['tar', '-xzOf', tarball, 'package/package.json'], root)) as Record<string, unknown>;
 }
 
-// The installed bundle's code cache as bytes (undefined when there is none): the launcher writes
-// one only when there is none or V8 refuses the one there, so a run that leaves it as it was ran
-// through it.
-function cacheBytes(dist: string): Buffer | undefined {
-  const file = join(dist, 'the-loop.cjs.cache');
+// One of the installed bundle's code caches as bytes (undefined when there is none): the launcher
+// writes one only when there is none or V8 refuses the one there, so a run that leaves it as it
+// was ran through it.
+function cacheBytes(dist: string, name: string): Buffer | undefined {
+  const file = join(dist, name);
   return existsSync(file) ? readFileSync(file) : undefined;
 }
 
@@ -74,7 +74,7 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(manifest['exports']).toEqual({ '.': './dist/the-loop.cjs' });
     const listed = ok(['tar', '-tzf', tarballs.cli], root).split('\n');
     expect(listed).toEqual(
-      expect.arrayContaining(['package/bin/the-loop.cjs', 'package/dist/the-loop.cjs', 'package/dist/the-loop.cjs.cache', 'package/dist/report-worker.cjs', 'package/dist/harness-config.schema.json', 'package/README.md']),
+      expect.arrayContaining(['package/bin/the-loop.cjs', 'package/dist/the-loop.cjs', 'package/dist/the-loop.cjs.cache', 'package/dist/the-loop.cjs.many-items.cache', 'package/dist/report-worker.cjs', 'package/dist/harness-config.schema.json', 'package/README.md']),
     );
     expect(listed.filter((path) => path.includes('/src/') || path.endsWith('.ts'))).toEqual([]);
   });
@@ -91,19 +91,27 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     // Where npx found it: the other commands run it there, as the installed hooks do, but for
     // one from a subfolder, which npx finds up the tree (each npx start loads npm).
     const theLoop = join(project, 'node_modules/.bin/the-loop');
-    // The code cache shipped with the package is one the launcher accepts on this Node (a run
-    // leaves it as it was); without one, the first run writes it, and the next one keeps it.
+    // Each code cache shipped with the package is one the launcher accepts on this Node for its
+    // kind of run (a run leaves it as it was); without one, the next run writes it, and the one
+    // after keeps it.
     const installed = join(project, 'node_modules/@the-loop/cli/dist');
-    const shipped = cacheBytes(installed);
-    expect(shipped?.length).toBeGreaterThan(100_000);
-    ok([theLoop, '--version'], project);
-    expect(cacheBytes(installed)?.equals(shipped as Buffer)).toBe(true);
-    rmSync(join(installed, 'the-loop.cjs.cache'));
-    ok([theLoop, '--version'], project);
-    const written = cacheBytes(installed);
-    expect(written?.length).toBeGreaterThan(0);
-    ok([theLoop, '--version'], project);
-    expect(cacheBytes(installed)?.equals(written as Buffer)).toBe(true);
+    const kinds = [
+      { cache: 'the-loop.cjs.cache', argv: ['--version'] },
+      { cache: 'the-loop.cjs.many-items.cache', argv: ['report', '--format', 'json'] },
+      { cache: 'the-loop.cjs.many-items.cache', argv: ['check', '--all'] },
+    ];
+    for (const { cache, argv } of kinds) {
+      const shipped = cacheBytes(installed, cache);
+      expect(shipped?.length).toBeGreaterThan(100_000);
+      run([theLoop, ...argv], project);
+      expect(cacheBytes(installed, cache)?.equals(shipped as Buffer)).toBe(true);
+      rmSync(join(installed, cache));
+      run([theLoop, ...argv], project);
+      const written = cacheBytes(installed, cache);
+      expect(written?.length).toBeGreaterThan(0);
+      run([theLoop, ...argv], project);
+      expect(cacheBytes(installed, cache)?.equals(written as Buffer)).toBe(true);
+    }
 
     ok([theLoop, 'init'], project);
     // The configuration init writes links the JSON Schema the install ships.

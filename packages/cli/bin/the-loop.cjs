@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Thin launcher. The CLI is one bundled CommonJS file compiled through V8's code cache: the
-// cache, written at build time by a representative run, lets start-up skip parsing and
+// cache, written at build time by representative runs, lets start-up skip parsing and
 // compiling most of the bundle. A cache from another Node version is rejected by V8 and the
 // bundle simply compiles as usual; that first run then writes a cache of its own.
 const { readFileSync, writeFileSync, renameSync, rmSync } = require('node:fs');
@@ -9,17 +9,26 @@ const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
-// Most runs are short (a hook, a check, a report of a few dozen items), and end before V8's
-// optimising compiler repays its work: on two cores, compiling the Markdown reader's largest
-// functions took longer than reading a whole repository with them unoptimised. Functions are
-// optimised later, the largest latest; a long report still runs optimised code (decision 174).
-// Measured on Node 20's V8 only: other versions keep V8's defaults. Set before the bundle is
-// compiled, since V8 accepts a code cache only under the flags it was written with.
-if (process.versions.v8.startsWith('11.')) {
+// A run over a set of work items (a report, a baseline, `check --all` or `--changed-from`)
+// ends, for a few dozen or hundred items, before V8's optimising compiler repays its work: on two
+// cores, compiling the Markdown reader's largest functions took longer than reading a whole
+// repository with them unoptimised. Such a run has functions optimised later, the largest
+// latest, and a long one still runs optimised code. A hook or a check of one item is better
+// off with V8's defaults (decision 174). Measured on Node 20's V8 only: other versions keep the
+// defaults. V8 accepts a code cache only under the flags it was written with, so each kind of
+// run has its own cache, and the flags are set before the bundle is compiled. Only a hint: a
+// run taken for the other kind is as correct, and a little slower.
+const args = process.argv.slice(2);
+const manyItems =
+  args[0] === 'report' ||
+  args[0] === 'baseline' ||
+  (args[0] === 'check' && args.some((arg) => arg === '--all' || arg === '--changed-from' || arg.startsWith('--changed-from=')));
+if (manyItems && process.versions.v8.startsWith('11.')) {
   require('node:v8').setFlagsFromString('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50');
 }
 const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
-const cacheFile = `${bundle}.cache`;
+// The report's worker threads read the same cache (scripts/cli-bundle.mjs).
+const cacheFile = `${bundle}${manyItems ? '.many-items' : ''}.cache`;
 let source;
 try {
   // ASCII, as the build leaves it: read as Latin-1, the bytes copied without UTF-8's checks.
@@ -38,7 +47,7 @@ try {
 const script = new Script(source, { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
-const done = bundled.exports.main(process.argv.slice(2));
+const done = bundled.exports.main(args);
 // The build sets this to the further commands (a JSON list of argument lists) whose functions the
 // cache should hold too, run one after the other before it is written.
 const cacheRuns = process.env.THE_LOOP_WRITE_CODE_CACHE;
