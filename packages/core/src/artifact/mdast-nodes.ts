@@ -19,7 +19,7 @@ export function at(line: number, column: number): Position {
  * there: `[ ]`, `[x]` or `[X]` (a tab or line ending for the space too), then a line ending, or
  * spaces and something more (micromark-extension-gfm-task-list-item's rule).
  */
-function taskCheck(content: string): string | undefined {
+export function taskCheck(content: string): string | undefined {
   if (content.charCodeAt(0) !== 0x5b || content.charCodeAt(2) !== 0x5d) return undefined;
   const mark = content.charCodeAt(1);
   if (mark !== 0x20 && mark !== 0x09 && mark !== 0x0a && mark !== 0x78 && mark !== 0x58) return undefined;
@@ -49,7 +49,12 @@ export function taskParagraph(content: string, line: number, column: number, rea
     if (head.value === '') children.shift();
     else paragraph.position = at(line, column + CHECK_LENGTH + 1);
   }
-  return { checked: check === 'x' || check === 'X', paragraph };
+  return { checked: isTicked(check), paragraph };
+}
+
+/** Whether a task check's mark ticks it: `x` or `X`. */
+export function isTicked(mark: string): boolean {
+  return mark === 'x' || mark === 'X';
 }
 
 // In a table cell `\|` is a pipe even inside a code span (mdast-util-gfm-table's rule).

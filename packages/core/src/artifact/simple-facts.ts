@@ -3,7 +3,7 @@ import type { Diagnostic, Position } from '../diagnostic.js';
 import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, opensNoPlaceholder, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { preparedMarkdown, simpleCellPhrasing, simplePhrasing } from './markdown-tree.js';
-import { taskParagraph } from './mdast-nodes.js';
+import { isTicked, taskCheck, taskParagraph } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
 import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
@@ -321,11 +321,39 @@ function tasksOf(records: readonly BlockRecord[]): Task[] {
   for (let index = 1; index < records.length; index += 1) {
     const record = records[index] as BlockRecord;
     if (record.kind !== PARAGRAPH || !record.first) continue;
-    const paragraph = phrasingOf(record);
-    const task = taskOf(record.checked, phrasingText(paragraph), (records[index - 1] as BlockRecord).position);
+    const position = (records[index - 1] as BlockRecord).position;
+    // A GFM check is told from the content as written; any other marker from the item's text.
+    const check = taskCheck(record.value);
+    const task = check !== undefined ? new CheckedTask(record, isTicked(check), position) : taskOf(undefined, phrasingText(phrasingOf(record)), position);
     if (task) tasks.push(task);
   }
   return tasks;
+}
+
+/**
+ * A GFM task, as `taskOf` makes it, whose text is read from its item's first paragraph only when
+ * asked for: most tasks are ticked, and a gate shows only the text of those that are not. The
+ * text is an own property like the others, first as in `taskOf`'s, which JSON and equality see.
+ */
+class CheckedTask implements Task {
+  declare readonly text: string;
+  declare readonly done: boolean;
+  declare readonly marker: string;
+  declare readonly optional: boolean;
+  declare readonly position: Position;
+  readonly #record: BlockRecord;
+
+  static readonly #text: PropertyDescriptor = { enumerable: true, get: function (this: CheckedTask) { return phrasingText(phrasingOf(this.#record)).trim(); } };
+
+  constructor(record: BlockRecord, done: boolean, position: Position) {
+    this.#record = record;
+    Object.defineProperty(this, 'text', CheckedTask.#text);
+    const self = this as { -readonly [K in keyof Task]: Task[K] };
+    self.done = done;
+    self.marker = done ? 'x' : ' ';
+    self.optional = false;
+    self.position = position;
+  }
 }
 
 /** The tables, each under the title of the last heading before it (in a list item too). */
