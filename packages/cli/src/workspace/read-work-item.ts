@@ -301,16 +301,20 @@ async function fromBytes(name: string, path: string, bytes: Buffer, cached: { ca
 }
 
 function lineShape(text: string): { lines: number; longest: { line: number; length: number } } {
-  let best = { line: 1, length: 0 };
+  let longestLine = 1;
+  let longest = 0;
   let start = 0;
   let line = 1;
   while (start <= text.length) {
     const end = text.indexOf('\n', start);
     const stop = end === -1 ? text.length : end;
-    if (stop - start > best.length) best = { line, length: stop - start };
+    if (stop - start > longest) {
+      longestLine = line;
+      longest = stop - start;
+    }
     if (end === -1) break;
     start = end + 1;
     line += 1;
   }
-  return { lines: line, longest: best };
+  return { lines: line, longest: { line: longestLine, length: longest } };
 }

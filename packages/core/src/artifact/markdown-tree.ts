@@ -103,12 +103,12 @@ class TreeSink implements BlockSink {
     this.top().push({ type: 'thematicBreak' });
   }
 
-  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void {
+  tableRow(text: string, line: number, column: number, header: boolean): void {
     if (header) {
       this.table = { type: 'table', children: [], position: at(line, column) };
       this.top().push(this.table);
     }
-    const row: TableCell[] = cells.map((content) => ({ type: 'tableCell', children: simpleCellPhrasing(content) }));
+    const row: TableCell[] = splitCells(text).map((content) => ({ type: 'tableCell', children: simpleCellPhrasing(content) }));
     this.table?.children.push({ type: 'tableRow', children: row, position: at(line, column) });
   }
 

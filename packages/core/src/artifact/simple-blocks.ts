@@ -1,5 +1,5 @@
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
-import { isDelimiterRow, opensTable, splitCells } from './gfm-table.js';
+import { isDelimiterRow, opensTable } from './gfm-table.js';
 
 /**
  * What the simple block reader finds, block by block in document order, for a tree or for facts
@@ -15,8 +15,8 @@ export interface BlockSink {
   code(value: string): void;
   html(value: string, line: number, column: number): void;
   thematicBreak(): void;
-  /** A row of a table at the root: the header opens the table. */
-  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void;
+  /** A row of a table at the root, as written (`splitCells` gives its cells): the header opens the table. */
+  tableRow(row: string, line: number, column: number, header: boolean): void;
   openQuote(): void;
   /** A list item: in a new list, or in the list its container's last block is. */
   openItem(ordered: boolean, newList: boolean, line: number, column: number): void;
@@ -55,17 +55,19 @@ interface Container {
 }
 
 /**
- * A paragraph being read: at the root, where its lines stand side by side in the source, from
- * `from` to `to`; in a container, its lines past the containers' markers.
+ * The paragraph being read, one object for all of a document's: at the root, or while it has one
+ * line, where its lines stand side by side in the source, from `from` to `to`; in a container
+ * from its second line on, its lines past the containers' markers (`lines`).
  */
 interface OpenParagraph {
-  readonly line: number;
-  readonly column: number;
-  readonly lines: string[] | undefined;
-  readonly from: number;
+  line: number;
+  column: number;
+  inContainer: boolean;
+  lines: string[] | undefined;
+  from: number;
   to: number;
   /** Whether it is the first block of a list item, which may open with a task check. */
-  readonly first: boolean;
+  first: boolean;
 }
 
 interface OpenFence {
@@ -101,6 +103,8 @@ export function readSimpleBlocks(src: string, sink: BlockSink, start = 0, firstL
 class SimpleBlockReader {
   private readonly containers: Container[] = [];
   private paragraph: OpenParagraph | undefined;
+  // Most blocks are paragraphs: each is read into this object, not one of its own.
+  private readonly openParagraph: OpenParagraph = { line: 0, column: 0, inContainer: false, lines: undefined, from: 0, to: 0, first: false };
   private fence: OpenFence | undefined;
   private html: OpenHtml | undefined;
   private table = false;
@@ -418,7 +422,7 @@ class SimpleBlockReader {
   }
 
   private row(first: number, end: number, line: number, header: boolean): boolean {
-    this.sink.tableRow(splitCells(this.src.slice(first, end)), line, this.column(first), header);
+    this.sink.tableRow(this.src.slice(first, end), line, this.column(first), header);
     return true;
   }
 
@@ -430,14 +434,21 @@ class SimpleBlockReader {
     // A bracket that may open a link reference definition: left to markdown-it.
     if (src.charCodeAt(first) === 0x5b && mayOpenDefinition(src, first, end)) return false;
     if (!firstOfItem) this.endsList();
-    const lines = this.containers.length > 0 ? [src.slice(first, end)] : undefined;
-    this.paragraph = { line, column: this.column(first), lines, from: first, to: end, first: firstOfItem };
+    const open = this.openParagraph;
+    open.line = line;
+    open.column = this.column(first);
+    open.inContainer = this.containers.length > 0;
+    open.lines = undefined;
+    open.from = first;
+    open.to = end;
+    open.first = firstOfItem;
+    this.paragraph = open;
     return true;
   }
 
   private continueParagraph(pos: number, end: number): boolean {
     const open = this.paragraph;
-    if (open?.lines) open.lines.push(this.src.slice(pos, end));
+    if (open?.inContainer) this.addLine(open, pos, end);
     else if (open) open.to = end;
     return true;
   }
@@ -446,9 +457,16 @@ class SimpleBlockReader {
   private lazyLine(pos: number, end: number): boolean {
     const open = this.paragraph;
     // Only a container's paragraph has lazy lines.
-    if (!open?.lines || this.nextMayBeDelimiter(end)) return false;
-    open.lines.push(this.src.slice(pos, end));
+    if (!open?.inContainer || this.nextMayBeDelimiter(end)) return false;
+    this.addLine(open, pos, end);
     return true;
+  }
+
+  /** A line from `pos` of a paragraph in a container, after the first. */
+  private addLine(open: OpenParagraph, pos: number, end: number): void {
+    const { src } = this;
+    if (open.lines === undefined) open.lines = [src.slice(open.from, open.to), src.slice(pos, end)];
+    else open.lines.push(src.slice(pos, end));
   }
 
   private closeParagraph(): void {

@@ -2,6 +2,7 @@ import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, opensNoPlaceholder, phrasingText } from './content.js';
 import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
+import { splitCells } from './gfm-table.js';
 import { preparedMarkdown, simpleCellPhrasing, simplePhrasing } from './markdown-tree.js';
 import { isTicked, taskCheck, taskParagraph } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
@@ -36,7 +37,7 @@ const CLOSE = 7;
 
 /**
  * A block as the reader found it, in document order: a leaf with its text (`value`: a
- * paragraph's or heading's inline content, code, HTML), a table row (`cells`, `header`), or a
+ * paragraph's or heading's inline content, code, HTML), a table row (its text, `header`), or a
  * container opened (a list item, a block quote) or closed. `depth` is the number of list items it
  * is in (0 at the root; a list item's own, for an item); `level`, a heading's depth; `first`,
  * whether it is the first block of the item it is in.
@@ -44,7 +45,8 @@ const CLOSE = 7;
 interface BlockRecord {
   readonly kind: number;
   readonly value: string;
-  readonly cells: readonly string[] | undefined;
+  /** A row's cells, split from its text (`value`) once a fact needs them. */
+  cells: readonly string[] | undefined;
   readonly depth: number;
   readonly level: number;
   readonly first: boolean;
@@ -80,7 +82,7 @@ class BlockRecords implements BlockSink {
     // Reading inline content later must not fail where no diagnostic can say so: only content
     // long enough to nest too deep can, and it is read now, where a failure becomes one.
     if ((kind === PARAGRAPH || kind === HEADING) && value.length > SAFE_TO_DEFER) phrasingText(phrasingOf(record));
-    if (kind === ROW) for (const cell of cells ?? []) if (cell.length > SAFE_TO_DEFER) phrasingText(simpleCellPhrasing(cell));
+    if (kind === ROW && value.length > SAFE_TO_DEFER) for (const cell of cellsOf(record)) if (cell.length > SAFE_TO_DEFER) phrasingText(simpleCellPhrasing(cell));
   }
 
   paragraph(content: string, line: number, column: number, first: boolean): void {
@@ -101,8 +103,8 @@ class BlockRecords implements BlockSink {
 
   thematicBreak(): void {}
 
-  tableRow(cells: readonly string[], line: number, column: number, header: boolean): void {
-    this.add(ROW, '', cells, 0, false, header, { line, column });
+  tableRow(row: string, line: number, column: number, header: boolean): void {
+    this.add(ROW, row, undefined, 0, false, header, { line, column });
   }
 
   openQuote(): void {
@@ -118,9 +120,16 @@ class BlockRecords implements BlockSink {
 
   closeContainer(): void {
     this.items -= this.open.pop() ?? 0;
-    this.add(CLOSE, '', undefined, 0, false, false, NO_POSITION);
+    this.records.push(this.open[0] === 0 ? CLOSED_IN_QUOTE : CLOSED);
   }
 }
+
+/** A container's end, in a block quote or not: nothing else of it is read, so two records serve every one. */
+function closed(inQuote: boolean): BlockRecord {
+  return { kind: CLOSE, value: '', cells: undefined, depth: 0, level: 0, first: false, header: false, inQuote, position: NO_POSITION, phrasing: undefined, checked: undefined };
+}
+const CLOSED = closed(false);
+const CLOSED_IN_QUOTE = closed(true);
 
 /** The facts of a simple document, each kind read from its blocks when first asked for. */
 class SimpleFacts implements ArtifactFacts {
@@ -173,6 +182,11 @@ function phrasingOf(record: BlockRecord): readonly PhrasingContent[] {
   return record.phrasing;
 }
 
+/** A table row's cells: most rows are never read cell by cell. */
+function cellsOf(record: BlockRecord): readonly string[] {
+  return (record.cells ??= splitCells(record.value));
+}
+
 function titleOf(record: BlockRecord): string {
   return phrasingText(phrasingOf(record)).trim();
 }
@@ -191,7 +205,7 @@ function substantive(record: BlockRecord): boolean {
     case HTML:
       return !isInertHtml(record.value);
     case ROW:
-      return !record.header && (record.cells ?? []).some((cell) => !isPlaceholderText(phrasingText(simpleCellPhrasing(cell))));
+      return !record.header && cellsOf(record).some((cell) => !isPlaceholderText(phrasingText(simpleCellPhrasing(cell))));
     default:
       return false;
   }
@@ -365,7 +379,7 @@ function tablesOf(records: readonly BlockRecord[]): Table[] {
     const record = records[index] as BlockRecord;
     if (record.kind === HEADING && !record.inQuote) heading = titleOf(record);
     else if (record.kind === ROW) {
-      const cells = (record.cells ?? []).map((cell) => phrasingText(simpleCellPhrasing(cell)).trim());
+      const cells = cellsOf(record).map((cell) => phrasingText(simpleCellPhrasing(cell)).trim());
       if (record.header) {
         table = { section: heading, header: cells, rows: [], position: record.position };
         tables.push(table);
