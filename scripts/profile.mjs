@@ -41,12 +41,16 @@ try {
   copyFileSync(join(root, 'packages/cli/bin/the-loop.cjs'), launcher);
   // A hook reads its payload on stdin: PROFILE_INPUT names a file to feed it.
   const input = process.env.PROFILE_INPUT ? readFileSync(process.env.PROFILE_INPUT) : '';
-  spawnSync(process.execPath, [launcher, ...args], { input, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
+  // Output to a pipe, as a harness or CI reads it (and as the bench does): to a terminal or
+  // /dev/null, Node loads its tty modules to ask whether it is one.
+  const output = { stdio: ['pipe', 'pipe', 'ignore'], maxBuffer: 1024 * 1024 * 1024 };
+  spawnSync(process.execPath, [launcher, ...args], { input, ...output, env: { ...process.env, NO_COLOR: '1' } });
   const profiles = join(work, 'profiles');
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=250', launcher, ...args], {
     input,
-    stdio: ['pipe', 'ignore', 'inherit'],
+    ...output,
+    stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NO_COLOR: '1' },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
