@@ -86,10 +86,11 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   const cold = repo.cache === undefined;
   if (cold && ids.length >= WORKER_ITEMS) startWorkers();
   for (let chunk = takeChunk(shared); chunk !== undefined; chunk = takeChunk(shared)) {
-    const started = performance.now();
+    // Not `performance.now()`: the global `performance` loads perf_hooks, a dozen modules, on first use.
+    const started = process.hrtime.bigint();
     parts[chunk] = await evaluateChunk(repo, shared, chunk);
     // Still warming up, so an overestimate: it only starts workers a little more readily.
-    const perItem = (performance.now() - started) / (shared.chunks[chunk]?.length ?? 1);
+    const perItem = Number(process.hrtime.bigint() - started) / 1e6 / (shared.chunks[chunk]?.length ?? 1);
     if (chunk === 1 && !cold && ids.length >= WORKER_ITEMS && perItem * left(chunk) > WORKER_WORTH_MS) startWorkers();
   }
   await Promise.all(workers);
