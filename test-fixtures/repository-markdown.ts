@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { workItemFiles } from '../scripts/bench-corpus.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -14,4 +15,11 @@ export function repositoryMarkdownFiles(dir = root): string[] {
     if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : repositoryMarkdownFiles(path);
     return entry.name.endsWith('.md') ? [path] : [];
   });
+}
+
+/** The text of every Markdown file of the repository, and of eight of the bench's generated work items (four artifacts each). */
+export function markdownCorpus(): string[] {
+  const texts = repositoryMarkdownFiles().map((file) => readFileSync(file, 'utf8'));
+  for (let index = 0; index < 8; index += 1) texts.push(...Object.values(workItemFiles(`item-${index}`, index)));
+  return texts;
 }

@@ -3,6 +3,7 @@ import type { Diagnostic, Position } from '../diagnostic.js';
 import { unclosedFrontMatter } from '../rules/front-matter-invalid.js';
 import { isBlank, textOf } from './content.js';
 import { parseFrontMatter } from './front-matter.js';
+import { isTicked } from './mdast-nodes.js';
 import type { FrontMatter, ListEntry, Statement, Task } from './types.js';
 
 // What a fact is made of, from a block's phrasing and place: one implementation for the facts read
@@ -61,14 +62,42 @@ function entryOf(text: string, lead: string | undefined, marked: string | undefi
  * paragraph, or '' when it has none), or a loose marker opening that paragraph's text.
  */
 export function taskOf(checked: boolean | undefined, body: string | undefined, position: Position): Task | undefined {
-  if (checked !== undefined) return { text: (body ?? '').trim(), done: checked, marker: checked ? 'x' : ' ', optional: false, position };
+  if (checked !== undefined) return new CheckedTask(checked, () => body ?? '', position);
   // Cheaper than the pattern on every item's text: a loose marker starts with a bracket.
   if (body === undefined || body.charCodeAt(0) !== 0x5b) return undefined;
   const match = LOOSE_MARKER.exec(body);
   if (!match) return undefined;
   // `[x]` reaches here only when GFM did not take it (e.g. no text after it): still done.
   const marker = match[1] ?? ' ';
-  return { text: body.slice(match[0].length).trim(), done: marker === 'x' || marker === 'X', marker, optional: match[2] === '*', position };
+  return { text: body.slice(match[0].length).trim(), done: isTicked(marker), marker, optional: match[2] === '*', position };
+}
+
+/**
+ * A GFM task (`- [ ]`, `- [x]`), whose text (`body`: the plain text of its item's first
+ * paragraph) is read only when asked for: most tasks are ticked, and a gate shows only the text
+ * of those that are not. The text is an own property, first as in any task, which JSON and
+ * equality see.
+ */
+export class CheckedTask implements Task {
+  declare readonly text: string;
+  declare readonly done: boolean;
+  declare readonly marker: string;
+  declare readonly optional: boolean;
+  declare readonly position: Position;
+  readonly #body: () => string;
+  #text: string | undefined;
+
+  static readonly #textProperty: PropertyDescriptor = { enumerable: true, get: function (this: CheckedTask) { return (this.#text ??= this.#body().trim()); } };
+
+  constructor(done: boolean, body: () => string, position: Position) {
+    this.#body = body;
+    Object.defineProperty(this, 'text', CheckedTask.#textProperty);
+    const self = this as { -readonly [K in keyof Task]: Task[K] };
+    self.done = done;
+    self.marker = done ? 'x' : ' ';
+    self.optional = false;
+    self.position = position;
+  }
 }
 
 /** The statement a paragraph makes (its phrasing and plain text), if it says anything. */

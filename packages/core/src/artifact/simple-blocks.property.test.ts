@@ -1,9 +1,7 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { workItemFiles } from '../../../../scripts/bench-corpus.mjs';
 import { fuzzRuns } from '../test-support/fuzz.js';
-import { repositoryMarkdownFiles } from '../../../../test-fixtures/repository-markdown.js';
+import { markdownCorpus } from '../../../../test-fixtures/repository-markdown.js';
 import { markdownDocument, readableDocument, specDocument } from '../test-support/markdown-documents.js';
 import { markdownItTree, simpleMarkdownTree } from './markdown-tree.js';
 
@@ -44,8 +42,7 @@ describe('the simple block reader', () => {
   });
 
   it('reads the repository\'s Markdown and the bench\'s work items, as markdown-it does', () => {
-    const texts = repositoryMarkdownFiles().map((file) => readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
-    for (let index = 0; index < 8; index += 1) texts.push(...Object.values(workItemFiles(`item-${index}`, index)));
+    const texts = markdownCorpus().map((text) => text.replace(/^\uFEFF/, ''));
     const read = texts.filter(expectSameTree).length;
     expect(read).toBeGreaterThan(texts.length * 0.95);
   });

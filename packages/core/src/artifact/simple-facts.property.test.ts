@@ -1,8 +1,6 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { workItemFiles } from '../../../../scripts/bench-corpus.mjs';
-import { repositoryMarkdownFiles } from '../../../../test-fixtures/repository-markdown.js';
+import { markdownCorpus } from '../../../../test-fixtures/repository-markdown.js';
 import { fuzzRuns } from '../test-support/fuzz.js';
 import { markdownDocument, readableDocument, specDocument } from '../test-support/markdown-documents.js';
 import { expectSameFacts } from '../test-support/remark-comparison.js';
@@ -52,8 +50,7 @@ describe('facts read straight from a simple document', () => {
   });
 
   it('are the facts of the tree of the repository\'s Markdown and the bench\'s work items', () => {
-    const texts = repositoryMarkdownFiles().map((file) => readFileSync(file, 'utf8'));
-    for (let index = 0; index < 8; index += 1) texts.push(...Object.values(workItemFiles(`item-${index}`, index)));
+    const texts = markdownCorpus();
     const read = texts.filter(expectSameFactsAsTree).length;
     // Most files of the repository hold a `<…>` somewhere, whose prompts only the tree can place.
     expect(read).toBeGreaterThan(texts.length / 3);

@@ -1,7 +1,7 @@
 import type { PhrasingContent } from 'mdast';
 import type { Diagnostic, Position } from '../diagnostic.js';
 import { isBlank, isInertHtml, isPlaceholderText, isSubstantivePhrasing, mayHoldTemplatePrompts, opensNoPlaceholder, phrasingText } from './content.js';
-import { frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
+import { CheckedTask, frontMatterFacts, listEntryOf, statementOf, taskOf, withUnder } from './fact-parts.js';
 import { splitCells } from './gfm-table.js';
 import { preparedMarkdown, simpleCellPhrasing, simplePhrasing } from './markdown-tree.js';
 import { isTicked, taskCheck, taskParagraph } from './mdast-nodes.js';
@@ -338,36 +338,10 @@ function tasksOf(records: readonly BlockRecord[]): Task[] {
     const position = (records[index - 1] as BlockRecord).position;
     // A GFM check is told from the content as written; any other marker from the item's text.
     const check = taskCheck(record.value);
-    const task = check !== undefined ? new CheckedTask(record, isTicked(check), position) : taskOf(undefined, phrasingText(phrasingOf(record)), position);
+    const task = check !== undefined ? new CheckedTask(isTicked(check), () => phrasingText(phrasingOf(record)), position) : taskOf(undefined, phrasingText(phrasingOf(record)), position);
     if (task) tasks.push(task);
   }
   return tasks;
-}
-
-/**
- * A GFM task, as `taskOf` makes it, whose text is read from its item's first paragraph only when
- * asked for: most tasks are ticked, and a gate shows only the text of those that are not. The
- * text is an own property like the others, first as in `taskOf`'s, which JSON and equality see.
- */
-class CheckedTask implements Task {
-  declare readonly text: string;
-  declare readonly done: boolean;
-  declare readonly marker: string;
-  declare readonly optional: boolean;
-  declare readonly position: Position;
-  readonly #record: BlockRecord;
-
-  static readonly #text: PropertyDescriptor = { enumerable: true, get: function (this: CheckedTask) { return phrasingText(phrasingOf(this.#record)).trim(); } };
-
-  constructor(record: BlockRecord, done: boolean, position: Position) {
-    this.#record = record;
-    Object.defineProperty(this, 'text', CheckedTask.#text);
-    const self = this as { -readonly [K in keyof Task]: Task[K] };
-    self.done = done;
-    self.marker = done ? 'x' : ' ';
-    self.optional = false;
-    self.position = position;
-  }
 }
 
 /** The tables, each under the title of the last heading before it (in a list item too). */
