@@ -377,8 +377,9 @@ export function readPhrasing(content: string, line: number, env: ParseEnv | unde
   // kept and the spaces around it dropped, as the line-ending rule does.
   if (!tabbed && !RULE_BUT_LINE_ENDING.test(content)) return [{ type: 'text', value: content.replace(AROUND_LINE_ENDING, '\n') }];
   // Most content holds only simple syntax, read without setting up an inline parse; a space
-  // standing for a tab's column is known only to the parser's rules.
-  const simple = tabbed ? undefined : simpleInlineTokens(content);
+  // standing for a tab's column is known only to the parser's rules. The simple block reader
+  // declines a document that defines a reference; markdown-it's leaves them in its env.
+  const simple = tabbed ? undefined : simpleInlineTokens(content, env?.references !== undefined);
   if (simple) return phrasingOf(simple, { line, breaks: 0 });
   const md = markdownReader();
   const tokens: Token[] = [];

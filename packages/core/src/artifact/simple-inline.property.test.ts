@@ -90,8 +90,17 @@ describe('simple inline scanner', () => {
   });
 
   it('leaves anything outside its syntax to the parser', () => {
-    for (const text of ['a \\* b', '<b>x</b>', '&amp;', '![alt](x)', '[ref]', '[a] b', 'a ]', '``a``', 'a*b*c', '***a***', '*a **b*', '[a](b', 'a\tb', '[a](b c)', '[a](<b>)', '*a **b* c**'])
+    for (const text of ['a \\* b', '<b>x</b>', '&amp;', '![alt](x)', '``a``', 'a*b*c', '***a***', '*a **b*', 'a\tb', '[a](b c)', '[a](<b>)', '*a **b* c**', '[x [y](https://x.test/y)', '*[a]* [b`]`](c)'])
       expect(simpleInlineTokens(text), text).toBeUndefined();
+  });
+
+  it('reads brackets that start no link as text, unless the document defines references', () => {
+    for (const text of ['[ref]', '[a] b', 'a ]', '[~] Retry with back-off', 'Requirements: must [alert](http', '*[WIP]* and [a](https://x.test/a)', '[a] (b)', 'a](b)', 'a ] [b](https://x.test/b) ]', '[a](b', '[a] b](c)']) {
+      expect(scanned(text), text).toBeDefined();
+      expect(scanned(text), text).toEqual(parsed(text));
+    }
+    // `[ref]` is a link wherever `[ref]: url` is defined: the parser must judge it.
+    for (const text of ['[ref]', '[a] b', 'a ]', 'must [alert](http']) expect(simpleInlineTokens(text, true), text).toBeUndefined();
   });
 
   it('reads the inline content of every Markdown file in the repository as the parser does', () => {

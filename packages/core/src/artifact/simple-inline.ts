@@ -28,17 +28,19 @@ interface OpenRun {
 /**
  * The inline tokens of `src` when it holds only simple syntax — text, line endings, code spans
  * fenced by one backtick on one line, emphasis and strong emphasis whose runs pair without doubt, and
- * inline links with a plain destination — exactly as the full inline parser would give them;
- * undefined as soon as it holds anything else, which is left to that parser. A space that
- * stands for a tab's column is not known here: such content must not be given.
+ * inline links with a plain destination, and brackets that can start no link — exactly as the
+ * full inline parser would give them; undefined as soon as it holds anything else, which is left
+ * to that parser. `definitions` says that the document defines link references (`[label]: url`),
+ * so that a bracket may start a reference link. A space that stands for a tab's column is not
+ * known here: such content must not be given.
  */
-export function simpleInlineTokens(src: string): InlineToken[] | undefined {
+export function simpleInlineTokens(src: string, definitions = false): InlineToken[] | undefined {
   const tokens: InlineToken[] = [];
-  return scan(src, 0, src.length, tokens, true) ? tokens : undefined;
+  return scan(src, 0, src.length, tokens, true, definitions) ? tokens : undefined;
 }
 
 /** Read `src` from `start` to `end` into `tokens`; false at anything outside the simple syntax. */
-function scan(src: string, start: number, end: number, tokens: InlineToken[], linkAllowed: boolean): boolean {
+function scan(src: string, start: number, end: number, tokens: InlineToken[], linkAllowed: boolean, definitions: boolean): boolean {
   const open: OpenRun[] = [];
   // How many of the open runs are of `*` and of `_`: asked at each closer, in constant time.
   const openOf: [number, number] = [0, 0];
@@ -111,13 +113,22 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
       pos = pending = pos + run.length;
     } else if (code === 0x5b && linkAllowed) {
       const after = inlineLinkEnd(src, pos);
-      if (after < 0) return false;
+      // A bracket no link can start at is text (a `[WIP]`, a `[~]`, a title cut short in `[a](http`).
+      if (after < 0) {
+        if (definitions || !startsNoLink(src, pos)) return false;
+        pos += 1;
+        continue;
+      }
       pushText(tokens, src, pending, pos);
       tokens.push(LINK_OPEN);
       // The link's text is read on its own: its emphasis pairs inside it.
-      if (!scan(src, pos + 1, src.indexOf(']', pos), tokens, false)) return false;
+      if (!scan(src, pos + 1, src.indexOf(']', pos), tokens, false, definitions)) return false;
       tokens.push(LINK_CLOSE);
       pos = pending = after;
+    } else if (code === 0x5d && linkAllowed && !definitions) {
+      // Every `[` before it is a link passed over or a bracket no link can start at: a `]` here
+      // closes nothing.
+      pos += 1;
     } else return false;
   }
   pushText(tokens, src, pending, end);
@@ -140,6 +151,24 @@ function inlineLinkEnd(src: string, start: number): number {
     if (code <= 0x20 || code >= 0x7f || code === 0x3c || code === 0x28 || code === 0x5c) return -1;
   }
   return destinationEnd + 1;
+}
+
+/**
+ * Whether the `[` at `start` can start no link in a document that defines no reference, where
+ * only an inline link is one: no `](` and then `)` follow it, or the first `]` after it, with
+ * no bracket, code span, tag or escape before it, is not followed by `(` (that `]` drops it).
+ */
+function startsNoLink(src: string, start: number): boolean {
+  for (let at = start + 1; at < src.length; at += 1) {
+    const code = src.charCodeAt(at);
+    if (code === 0x5d) {
+      if (src.charCodeAt(at + 1) !== 0x28) return true;
+      break;
+    }
+    if (code === 0x5b || code === 0x60 || code === 0x5c || code === 0x3c) break;
+  }
+  const resource = src.indexOf('](', start + 1);
+  return resource === -1 || src.indexOf(')', resource + 2) === -1;
 }
 
 function pushText(tokens: InlineToken[], src: string, start: number, end: number): void {
