@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { countItem, emptyTotals, mergeTotals, type ReportTotals } from '@the-loop/core';
 import { rendererOf, type ReportStyle } from '../format/report.js';
@@ -69,7 +68,8 @@ const WORKER_ITEMS = 96;
  * cold cache). `workerUrl` is the worker entry, absent when running from source.
  */
 export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
-  const threads = Math.min(availableParallelism(), 4);
+  // Fewer items than a worker pays for need no count of processors (nor the module that gives it).
+  const threads = ids.length < WORKER_ITEMS ? 1 : Math.min(process.getBuiltinModule('node:os').availableParallelism(), 4);
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, style, next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];

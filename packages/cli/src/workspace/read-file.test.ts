@@ -1,15 +1,16 @@
+import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 import { runCli } from '../main.js';
-import { readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
+import { escapes, readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
 
 async function repo(): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), 'the-loop-read-')));
@@ -20,6 +21,22 @@ function mkfifo(path: string): void {
 }
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => 'read', (error: Error) => error.message);
+
+describe('escapes', () => {
+  it('says what path.relative says of a path against a root, for paths with dots, doubled separators and shared prefixes', () => {
+    const segment = fc.constantFrom('a', 'b', 'ab', '.', '..', '...', 'a..b', '..a', '', 'specs', 'x.md');
+    const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+    fc.assert(
+      fc.property(path, path, fc.boolean(), (root, rest, under) => {
+        const target = under ? `${root}${rest}` : rest;
+        const rel = relative(root, target);
+        const expected = rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+        expect(escapes(root, target), `${root} ${target}`).toBe(expected);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
 
 describe('special files are read without bound', () => {
   it('a record read synchronously: a FIFO, a device, any symbolic link and a file past its cap are refused; absent is undefined', async () => {

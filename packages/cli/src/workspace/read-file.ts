@@ -199,8 +199,15 @@ export async function readRepositoryFile(path: string, shown: string, options: T
 
 /** Whether `path` lies outside `root` (both absolute, or both relative to the same place). */
 export function escapes(root: string, path: string): boolean {
+  // Most paths asked about are the root, a separator and names with no `..`: inside, with no
+  // resolving of both paths (every file a report reads).
+  if (path.length > root.length + 1 && path.startsWith(root) && isSeparator(path.charCodeAt(root.length)) && !path.includes('..', root.length)) return false;
   const rel = relative(root, path);
   return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+function isSeparator(code: number): boolean {
+  return code === 0x2f || (sep === '\\' && code === 0x5c);
 }
 
 // Where a path really leads, every link on the way resolved.

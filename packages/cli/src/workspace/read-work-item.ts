@@ -19,11 +19,19 @@ export const MAX_LINES = 10_000;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Every artifact file name the graph or the report knows (the-loop's own names only where its layout is used). */
-export function artifactNames(config: Pick<HarnessConfig, 'graph' | 'preset'>): string[] {
-  const names = new Set<string>(config.preset === 'the-loop' ? KNOWN_ARTIFACTS : []);
-  for (const node of config.graph.nodes) for (const name of node.alternatives) names.add(name);
-  return [...names];
+export function artifactNames(config: Pick<HarnessConfig, 'graph' | 'preset'>): readonly string[] {
+  // Asked for by every work item a run reads: worked out once for each configuration.
+  let names = namesOf.get(config);
+  if (names === undefined) {
+    const known = new Set<string>(config.preset === 'the-loop' ? KNOWN_ARTIFACTS : []);
+    for (const node of config.graph.nodes) for (const name of node.alternatives) known.add(name);
+    names = [...known];
+    namesOf.set(config, names);
+  }
+  return names;
 }
+
+const namesOf = new WeakMap<object, readonly string[]>();
 
 /** The work-item folders under the spec root, sorted. Files beside them (an index.md) are not work items. */
 export async function listWorkItems(repo: Repo, onSkip?: (folder: string, why: string) => void): Promise<string[]> {
