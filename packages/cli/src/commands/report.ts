@@ -3,7 +3,6 @@ import { UsageError } from '../errors.js';
 import { colorEnabled } from '../format/colors.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bundleDir } from '../bundle-dir.js';
 import { evaluateForReport, IN_MEMORY_ITEMS, type SpooledReport } from '../gate/evaluate-many.js';
 import { specRootWorkItems } from '../workspace/read-work-item.js';
@@ -58,8 +57,8 @@ async function writeReport(out: NodeJS.WritableStream, report: SpooledReport, re
 }
 
 // The bundled worker sits beside the bundle; from source, report runs on one thread.
-function workerEntry(): URL | undefined {
+function workerEntry(): string | undefined {
   const dir = bundleDir();
   const file = dir && join(dir, 'report-worker.cjs');
-  return file && existsSync(file) ? pathToFileURL(file) : undefined;
+  return file && existsSync(file) ? file : undefined;
 }

@@ -65,9 +65,9 @@ const WORKER_ITEMS = 96;
  * `IN_MEMORY_ITEMS`), the items are kept. Over `WORKER_ITEMS` or more, worker threads take
  * chunks beside this thread: at once when there is no cache (every item is parsed, and Markdown
  * parsing is CPU-bound), else when the first, small chunks show that the rest would take long (a
- * cold cache). `workerUrl` is the worker entry, absent when running from source.
+ * cold cache). `workerFile` is the worker entry's absolute path, absent when running from source.
  */
-export async function evaluateForReport(repo: Repo, ids: readonly string[], workerUrl: URL | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
+export async function evaluateForReport(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
   // Fewer items than a worker pays for need no count of processors (nor the module that gives it).
   const threads = ids.length < WORKER_ITEMS ? 1 : Math.min(process.getBuiltinModule('node:os').availableParallelism(), 4);
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, style, next: new Int32Array(new SharedArrayBuffer(4)) };
@@ -75,9 +75,9 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
   const startWorkers = (): void => {
-    if (!workerUrl || threads < 2) return;
+    if (!workerFile || threads < 2) return;
     for (let i = 1; i < threads; i += 1) {
-      const worker = runWorker(workerUrl, repo, shared, (at, totals) => (parts[at] = totals));
+      const worker = runWorker(workerFile, repo, shared, (at, totals) => (parts[at] = totals));
       // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
       worker.catch(() => undefined);
       workers.push(worker);
@@ -164,11 +164,11 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
 }
 
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
-function runWorker(url: URL, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkTotals) => void): Promise<void> {
+function runWorker(file: string, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkTotals) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(url, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
+    const worker = new Worker(file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
     worker.on('message', (message: { chunk: number; totals: ChunkTotals }) => done(message.chunk, message.totals));
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a report worker exited with code ${code} before finishing its work`))));

@@ -1,5 +1,4 @@
 import { mkdtempSync, promises as fs, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onFatalSignal } from '../process/signals.js';
 
@@ -9,7 +8,8 @@ import { onFatalSignal } from '../process/signals.js';
  * may hold what is under review; it must not be left behind).
  */
 export async function withScratchDir<T>(purpose: string, use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), `the-loop-${purpose}-`));
+  // Loaded here: most commands that import this module never make a scratch directory.
+  const dir = mkdtempSync(join(process.getBuiltinModule('node:os').tmpdir(), `the-loop-${purpose}-`));
   const release = onFatalSignal(() => rmSync(dir, { recursive: true, force: true }));
   try {
     return await use(dir);
