@@ -47,6 +47,7 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
   // Where the text not yet in a token starts: the line-ending rule looks only at that text.
   let pending = start;
   let pos = start;
+  let brackets: Brackets | undefined;
   while (pos < end) {
     STOP.lastIndex = pos;
     pos = STOP.test(src) ? STOP.lastIndex - 1 : end;
@@ -112,17 +113,18 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
       tokens.push((run.can_open ? OPENERS : CLOSERS)[run.length - 1] as InlineToken);
       pos = pending = pos + run.length;
     } else if (code === 0x5b && linkAllowed) {
-      const after = inlineLinkEnd(src, pos);
+      brackets ??= new Brackets(src);
+      const after = inlineLinkEnd(src, pos, brackets);
       // A bracket no link can start at is text (a `[WIP]`, a `[~]`, a title cut short in `[a](http`).
       if (after < 0) {
-        if (definitions || !startsNoLink(src, pos)) return false;
+        if (definitions || !startsNoLink(src, pos, brackets)) return false;
         pos += 1;
         continue;
       }
       pushText(tokens, src, pending, pos);
       tokens.push(LINK_OPEN);
       // The link's text is read on its own: its emphasis pairs inside it.
-      if (!scan(src, pos + 1, src.indexOf(']', pos), tokens, false, definitions)) return false;
+      if (!scan(src, pos + 1, brackets.closeFrom(pos + 1), tokens, false, definitions)) return false;
       tokens.push(LINK_CLOSE);
       pos = pending = after;
     } else if (code === 0x5d && linkAllowed && !definitions) {
@@ -141,10 +143,10 @@ function scan(src: string, start: number, end: number, tokens: InlineToken[], li
  * Where the inline link `[text](destination)` at `start` ends, or -1 unless it is one with text
  * free of brackets and a destination of printable ASCII with no `<`, parentheses or backslash.
  */
-function inlineLinkEnd(src: string, start: number): number {
-  const labelEnd = src.indexOf(']', start + 1);
+function inlineLinkEnd(src: string, start: number, brackets: Brackets): number {
+  const labelEnd = brackets.closeFrom(start + 1);
   if (labelEnd < 0 || src.charCodeAt(labelEnd + 1) !== 0x28) return -1;
-  const destinationEnd = src.indexOf(')', labelEnd + 2);
+  const destinationEnd = brackets.parenFrom(labelEnd + 2);
   if (destinationEnd <= labelEnd + 2) return -1;
   for (let at = labelEnd + 2; at < destinationEnd; at += 1) {
     const code = src.charCodeAt(at);
@@ -158,7 +160,7 @@ function inlineLinkEnd(src: string, start: number): number {
  * only an inline link is one: no `](` and then `)` follow it, or the first `]` after it, with
  * no bracket, code span, tag or escape before it, is not followed by `(` (that `]` drops it).
  */
-function startsNoLink(src: string, start: number): boolean {
+function startsNoLink(src: string, start: number, brackets: Brackets): boolean {
   for (let at = start + 1; at < src.length; at += 1) {
     const code = src.charCodeAt(at);
     if (code === 0x5d) {
@@ -167,8 +169,45 @@ function startsNoLink(src: string, start: number): boolean {
     }
     if (code === 0x5b || code === 0x60 || code === 0x5c || code === 0x3c) break;
   }
-  const resource = src.indexOf('](', start + 1);
-  return resource === -1 || src.indexOf(')', resource + 2) === -1;
+  return !brackets.resourceFrom(start + 1);
+}
+
+/**
+ * Where the `]`, `)` and `](` of one content are, each searched for once however many brackets
+ * ask (a line of 5,000 `[` asks 5,000 times): a scan asks from positions that only move forward.
+ */
+class Brackets {
+  // The `]` and `)` found by the last search, or the content's length when there was none.
+  private close = -1;
+  private paren = -1;
+  private lastResource: number | undefined;
+
+  constructor(private readonly src: string) {}
+
+  /** The first `]` at or after `from`, or -1. */
+  closeFrom(from: number): number {
+    if (this.close < from) this.close = found(this.src.indexOf(']', from), this.src);
+    return this.close < this.src.length ? this.close : -1;
+  }
+
+  /** The first `)` at or after `from`, or -1. */
+  parenFrom(from: number): number {
+    if (this.paren < from) this.paren = found(this.src.indexOf(')', from), this.src);
+    return this.paren < this.src.length ? this.paren : -1;
+  }
+
+  /** Whether a `](` with a `)` somewhere after it starts at or after `from`. */
+  resourceFrom(from: number): boolean {
+    if (this.lastResource === undefined) {
+      const paren = this.src.lastIndexOf(')');
+      this.lastResource = paren < 2 ? -1 : this.src.lastIndexOf('](', paren - 2);
+    }
+    return this.lastResource >= from;
+  }
+}
+
+function found(at: number, src: string): number {
+  return at < 0 ? src.length : at;
 }
 
 function pushText(tokens: InlineToken[], src: string, start: number, end: number): void {
