@@ -13,8 +13,8 @@ const { Script } = require('node:vm');
 // ends, for a few dozen or hundred items, before V8's optimising compiler repays its work: on two
 // cores, compiling the Markdown reader's largest functions took longer than reading a whole
 // repository with them unoptimised. Such a run has functions optimised later, the largest
-// latest, and a long one still runs optimised code. A hook or a check of one item is better
-// off with V8's defaults (decision 174). Measured on Node 20's V8 only: other versions keep the
+// latest, and small ones no sooner than the rest, and a long one still runs optimised code. A
+// hook or a check of one item is better off with V8's defaults (decisions 174 and 175). Measured on Node 20's V8 only: other versions keep the
 // defaults. V8 accepts a code cache only under the flags it was written with, so each kind of
 // run has its own cache, and the flags are set before the bundle is compiled. Only a hint: a
 // run taken for the other kind is as correct, and a little slower.
@@ -24,7 +24,7 @@ const manyItems =
   args[0] === 'baseline' ||
   (args[0] === 'check' && args.some((arg) => arg === '--all' || arg === '--changed-from' || arg.startsWith('--changed-from=')));
 if (manyItems && process.versions.v8.startsWith('11.')) {
-  require('node:v8').setFlagsFromString('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50');
+  require('node:v8').setFlagsFromString('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0');
 }
 const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
 // The report's worker threads read the same cache (scripts/cli-bundle.mjs).
