@@ -33,6 +33,28 @@ describe('check over a set of work items', () => {
     expect(doc.results.map((r: { workItem: string }) => r.workItem)).toEqual(['done', 'draft', 'open']);
   });
 
+  it('--all over more work items than it keeps in memory writes what checking each of them gives', async () => {
+    // Past IN_MEMORY_ITEMS (128) the rendered results go through a scratch folder, a chunk at a time.
+    const files: Record<string, string> = { '.the-loop/harness-config.yaml': graphConfig() };
+    const ids = Array.from({ length: 150 }, (_, n) => `item-${String(n).padStart(3, '0')}`);
+    for (const [n, id] of ids.entries()) {
+      files[`docs/specs/${id}/requirements.md`] = n % 3 === 2 ? '---\nstatus: draft\n---\n# Requirements\n' : LOCKED;
+      files[`docs/specs/${id}/tasks.md`] = n % 3 === 0 ? TASKS_DONE : TASKS_OPEN;
+    }
+    const dir = await makeRepo(files);
+    const singles = await Promise.all(ids.map((id) => runCli(['check', id, '--format', 'json'], { cwd: dir })));
+    const json = await runCli(['check', '--all', '--format', 'json'], { cwd: dir });
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    // The document as one JSON.stringify writes it, each result as `check <id>` gives it.
+    expect(json.stdout).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+    expect(doc.results).toEqual(singles.map((single) => { const { schemaVersion: _version, ...result } = JSON.parse(single.stdout); return result; }));
+    expect(doc.failing).toEqual(ids.filter((_, n) => singles[n]?.code === 1));
+    const tables = await Promise.all(ids.map((id) => runCli(['check', id], { cwd: dir })));
+    const table = await runCli(['check', '--all'], { cwd: dir });
+    expect(table.stdout).toBe(tables.map((single) => single.stdout).join('\n'));
+  });
+
   it('--all on an empty spec root is an error unless --allow-empty', async () => {
     const dir = await makeRepo({ 'docs/specs/README.md': '# Specs\n' });
     expect((await runCli(['check', '--all'], { cwd: dir })).code).toBe(2);

@@ -7,11 +7,15 @@ import { colorsFor, type Colors } from '../format/colors.js';
 import { columns, formatFinding } from '../format/findings.js';
 import { githubSummary, toGithubAnnotations } from '../format/github.js';
 import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
+import { checkInChunks } from '../gate/check-many.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
+import { IN_MEMORY_ITEMS } from '../gate/evaluate-many.js';
 import { git, splitZ } from '../git/git.js';
+import { writeInOrder } from '../process/write-in-order.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo, type Repo } from '../workspace/repo.js';
+import { withScratchDir } from '../workspace/scratch.js';
 import { oneOf, parseOptions, pullRequestOption, VERSION, type Command } from './command.js';
 
 const USAGE = `Usage: the-loop check <work-item> [--repo DIR] [--format table|json|sarif|github] [--recompute] [--fail-on unmet|block] [--no-cache]
@@ -91,19 +95,56 @@ export const command: Command = {
       ids = touchedWorkItems(repo.config.specDir, changed).filter((id) => present.has(id));
       env.stderr.write(`the-loop: ${ids.length} work item${ids.length === 1 ? '' : 's'} changed since ${values['changed-from']}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}\n`);
     }
-    const results = await mapLimit(ids, 16, (id) => evaluateFromDisk(repo, id, options));
     // A baseline may shrink silently; what it accepts since REF is reported, and fails like any error.
-    const grown = values['changed-from'] === undefined ? [] : await baselineGrownSince(repo, values['changed-from']);
-    const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
-    const ok = failing.length === 0 && !grown.some((d) => d.severity === 'error');
-    if (format === 'json') {
+    const grownSince = async (): Promise<readonly Diagnostic[]> => (values['changed-from'] === undefined ? [] : baselineGrownSince(repo, values['changed-from']));
+    const isError = (d: Diagnostic) => d.severity === 'error';
+    const evaluate = (id: string) => evaluateFromDisk(repo, id, options);
+    if (format === 'sarif' || format === 'github') {
+      // Each document is built over every result at once.
+      const results = await mapLimit(ids, 16, evaluate);
+      const grown = await grownSince();
+      writeSet(format, results, failOn, env, rulesUrl, repo, grown);
+      return results.some((r) => failsCheck(r, failOn)) || grown.some(isError) ? 1 : 0;
+    }
+    const c = colorsFor(env.stdout, env.env);
+    const run = async (spool: string | undefined): Promise<number> => {
+      const checked = await checkInChunks(ids, evaluate, failOn, format === 'json' ? jsonEntry : (r) => renderCheck(r, c), format === 'json' ? ',\n' : '\n', spool);
+      const grown = await grownSince();
+      const ok = checked.failing.length === 0 && !grown.some(isError);
+      if (format === 'table') {
+        if (checked.count === 0) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
+        await writeInOrder(env.stdout, checked.texts());
+        await writeInOrder(env.stdout, [grownText(grown, c)]);
+        return ok ? 0 : 1;
+      }
+      // The document JSON.stringify would give, its results written in as they were rendered.
       const selection = values.all ? { all: true } : { changedFrom: values['changed-from'] };
       const baseline = values['changed-from'] === undefined ? {} : { baselineGrown: grown };
-      env.stdout.write(`${JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok, failing, results, ...baseline }, null, 2)}\n`);
-    } else writeSet(format, results, failOn, env, rulesUrl, repo, grown);
-    return ok ? 0 : 1;
+      const document = JSON.stringify({ schemaVersion: 1, specRoot: repo.config.specDir, selection, failOn, ok, failing: checked.failing, results: [], ...baseline }, null, 2);
+      if (checked.count === 0) {
+        env.stdout.write(`${document}\n`);
+        return ok ? 0 : 1;
+      }
+      const at = document.indexOf('\n  "results": [') + '\n  "results": ['.length;
+      await writeInOrder(env.stdout, [`${document.slice(0, at)}\n`]);
+      await writeInOrder(env.stdout, checked.texts());
+      await writeInOrder(env.stdout, [`\n  ${document.slice(at)}\n`]);
+      return ok ? 0 : 1;
+    };
+    // A few work items' results are kept in memory; more are spooled to a scratch folder.
+    return ids.length > IN_MEMORY_ITEMS ? withScratchDir('check', run) : run(undefined);
   },
 };
+
+// A result as an entry of the JSON document's `results`, indented where it sits.
+function jsonEntry(result: WorkItemResult): string {
+  return `    ${JSON.stringify(result, null, 2).replaceAll('\n', '\n    ')}`;
+}
+
+function grownText(grown: readonly Diagnostic[], c: Colors): string {
+  if (grown.length === 0) return '';
+  return `\n${c.bold('The baseline grew')}: ${grown.length} entr${grown.length === 1 ? 'y' : 'ies'} accepted since the compared commit\n${grown.map((d) => formatFinding(d, c)).join('\n')}\n`;
+}
 
 function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo, grown: readonly Diagnostic[] = []): void {
   const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
@@ -115,7 +156,7 @@ function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemRes
     const c = colorsFor(env.stdout, env.env);
     if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
     env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
-    if (grown.length > 0) env.stdout.write(`\n${c.bold('The baseline grew')}: ${grown.length} entr${grown.length === 1 ? 'y' : 'ies'} accepted since the compared commit\n${grown.map((d) => formatFinding(d, c)).join('\n')}\n`);
+    env.stdout.write(grownText(grown, c));
   }
 }
 

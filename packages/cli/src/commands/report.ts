@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { bundleDir } from '../bundle-dir.js';
 import { evaluateForReport, IN_MEMORY_ITEMS, type SpooledReport } from '../gate/evaluate-many.js';
 import { specRootWorkItems } from '../workspace/read-work-item.js';
+import { writeInOrder } from '../process/write-in-order.js';
 import { openRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
 import { oneOf, parseOptions, type Command } from './command.js';
@@ -48,12 +49,9 @@ export const command: Command = {
 // buffer: a slow reader (a pipe) is waited for. Each chunk's text was rendered by the thread that
 // evaluated it.
 async function writeReport(out: NodeJS.WritableStream, report: SpooledReport, renderer: Renderer): Promise<void> {
-  const write = async (text: string): Promise<void> => {
-    if (text !== '' && !out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
-  };
-  await write(renderer.head(report));
-  for (const text of report.texts()) await write(text);
-  await write(renderer.tail(report));
+  await writeInOrder(out, [renderer.head(report)]);
+  await writeInOrder(out, report.texts());
+  await writeInOrder(out, [renderer.tail(report)]);
 }
 
 // The bundled worker sits beside the bundle; from source, report runs on one thread.

@@ -25,9 +25,10 @@ export interface SpooledReport {
 }
 
 /**
- * Up to this many work items, a report keeps its items in memory: they take a few megabytes,
- * and writing them to a spool and reading them back cost more than the rest of a warm report's
- * own work. Above it, the spool keeps memory flat whatever the number of items.
+ * Up to this many work items, a report (or a check of a set of them) keeps its items' text in
+ * memory: they take a few megabytes, and writing them to a spool and reading them back cost more
+ * than the rest of a warm report's own work. Above it, the spool keeps memory flat whatever the
+ * number of items.
  */
 export const IN_MEMORY_ITEMS = 128;
 
