@@ -1,10 +1,17 @@
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The directory of the bundled CLI (`dist/`), or undefined when running from source. */
 export function bundleDir(): string | undefined {
   // The launcher runs the CommonJS bundle with `__filename` set to the bundle's path.
   return typeof __filename === 'string' && __filename.endsWith('.cjs') ? dirname(__filename) : undefined;
+}
+
+/** The entry of the worker threads of a report or a set's check, beside the bundle; undefined from source, where they run on one thread. */
+export function workerEntry(): string | undefined {
+  const dir = bundleDir();
+  const file = dir && join(dir, 'report-worker.cjs');
+  return file && existsSync(file) ? file : undefined;
 }
 
 let identity: string | undefined;

@@ -1,7 +1,7 @@
-// Worker thread for `report` over many work items: takes chunks of ids from the counter the
-// threads share until none is left, renders their items' entries in the report, writes that text
-// to each chunk's file and posts back only the totals (a report with no spool gets the text back
-// too). Each worker opens the repository itself, so only ids, file names, totals and text cross
+// Worker thread for `report` (or `check` of a set) over many work items: takes chunks of ids from
+// the counter the threads share until none is left, renders their items' entries in the report (or
+// their results in the check's output), writes that text to each chunk's file and posts back only
+// the totals or the failing ids (with no spool it gets the text back too). Each worker opens the repository itself, so only ids, file names, totals and text cross
 // threads. It runs from the CLI's own bundle, through the launcher's code cache (`reportWorker`
 // in main.ts).
 import { parentPort, workerData } from 'node:worker_threads';
@@ -12,12 +12,12 @@ import { loadRepo } from './workspace/repo.js';
 
 interface Setup {
   readonly root: string;
-  /** Whether the report reads through the artifact cache (and the result cache beside it). */
+  /** Whether the run reads through the artifact cache (and a report the result cache beside it). */
   readonly cache: boolean;
   readonly shared: SharedChunks;
 }
 
-/** Evaluate chunks for the report that started this worker until every chunk is taken. */
+/** Evaluate chunks for the report or check that started this worker until every chunk is taken. */
 export async function serve(): Promise<void> {
   const setup = workerData as Setup;
   const port = parentPort;

@@ -1,9 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { git, graphConfig, LOCKED, makeRepo, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { git, graphConfig, LOCKED, makeRepo, runBuiltCli, runCli, TASKS_DONE, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 
 const SCHEMA = fileURLToPath(new URL('../../../../test-fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url));
 
@@ -54,6 +56,29 @@ describe('check over a set of work items', () => {
     const table = await runCli(['check', '--all'], { cwd: dir });
     expect(table.stdout).toBe(tables.map((single) => single.stdout).join('\n'));
   });
+
+  it('--all over enough work items to share them between threads prints what one thread prints', async () => {
+    // About 25 KB of requirements an item, as in the report's test: long enough for workers to take chunks.
+    const body = Array.from({ length: 100 }, (_, i) => `## Part ${i}\n\nThe *service* keeps \`token ${i}\` on the server; every **request** is checked.\n\n| field | rule |\n|---|---|\n| f${i} | kept |\n\n- [x] one\n  - nested\n`).join('\n');
+    const files: Record<string, string> = { '.the-loop/harness-config.yaml': graphConfig() };
+    for (let n = 0; n < 150; n += 1) {
+      const id = `item-${String(n).padStart(3, '0')}`;
+      files[`docs/specs/${id}/requirements.md`] = `${LOCKED}\n${body}`;
+      files[`docs/specs/${id}/tasks.md`] = n % 3 === 0 ? TASKS_OPEN : TASKS_DONE;
+    }
+    const dir = await makeRepo(files);
+    for (const format of ['json', 'table']) {
+      // From source a set is checked on one thread; the built CLI without a cache starts its workers at once.
+      const one = await runCli(['check', '--all', '--format', format, '--no-cache'], { cwd: dir });
+      const threads = await runBuiltCli(['check', '--all', '--format', format, '--no-cache'], { cwd: dir });
+      expect([threads.code, threads.stdout]).toEqual([one.code, one.stdout]);
+    }
+    const preload = join(await mkdtemp(join(tmpdir(), 'the-loop-preload-')), 'worker-dies.cjs');
+    await writeFile(preload, "if (!require('node:worker_threads').isMainThread) process.exit(3);\n");
+    const died = await runBuiltCli(['check', '--all', '--format', 'json', '--no-cache'], { cwd: dir, env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect([died.code, died.stdout]).toEqual([2, '']);
+    expect(died.stderr).toContain('a check worker exited with code 3 before finishing its work');
+  }, 60_000);
 
   it('--all on an empty spec root is an error unless --allow-empty', async () => {
     const dir = await makeRepo({ 'docs/specs/README.md': '# Specs\n' });

@@ -3,13 +3,13 @@ import { baselineGrownSince } from '../gate/baseline-growth.js';
 import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
 import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
-import { colorsFor, type Colors } from '../format/colors.js';
-import { columns, formatFinding } from '../format/findings.js';
+import { workerEntry } from '../bundle-dir.js';
+import { renderCheck, grownText } from '../format/check-set.js';
+import { colorEnabled, colorsFor } from '../format/colors.js';
 import { githubSummary, toGithubAnnotations } from '../format/github.js';
 import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
-import { checkInChunks } from '../gate/check-many.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
-import { IN_MEMORY_ITEMS } from '../gate/evaluate-many.js';
+import { checkForSet, IN_MEMORY_ITEMS } from '../gate/evaluate-many.js';
 import { git, splitZ } from '../git/git.js';
 import { writeInOrder } from '../process/write-in-order.js';
 import { mapLimit } from '../workspace/map-limit.js';
@@ -108,7 +108,8 @@ export const command: Command = {
     }
     const c = colorsFor(env.stdout, env.env);
     const run = async (spool: string | undefined): Promise<number> => {
-      const checked = await checkInChunks(ids, evaluate, failOn, format === 'json' ? jsonEntry : (r) => renderCheck(r, c), format === 'json' ? ',\n' : '\n', spool);
+      const style = { format, color: format === 'table' && colorEnabled(env.stdout, env.env) };
+      const checked = await checkForSet(repo, ids, workerEntry(), spool, style, failOn, options);
       const grown = await grownSince();
       const ok = checked.failing.length === 0 && !grown.some(isError);
       if (format === 'table') {
@@ -128,23 +129,15 @@ export const command: Command = {
       const at = document.indexOf('\n  "results": [') + '\n  "results": ['.length;
       await writeInOrder(env.stdout, [`${document.slice(0, at)}\n`]);
       await writeInOrder(env.stdout, checked.texts());
-      await writeInOrder(env.stdout, [`\n  ${document.slice(at)}\n`]);
+      await writeInOrder(env.stdout, [`  ${document.slice(at)}\n`]);
       return ok ? 0 : 1;
     };
-    // A few work items' results are kept in memory; more are spooled to a scratch folder.
+    // A few work items' results are kept in memory; more are spooled to a scratch folder. From
+    // 96 on, worker threads check some of them, as a report's do.
     return ids.length > IN_MEMORY_ITEMS ? withScratchDir('check', run) : run(undefined);
   },
 };
 
-// A result as an entry of the JSON document's `results`, indented where it sits.
-function jsonEntry(result: WorkItemResult): string {
-  return `    ${JSON.stringify(result, null, 2).replaceAll('\n', '\n    ')}`;
-}
-
-function grownText(grown: readonly Diagnostic[], c: Colors): string {
-  if (grown.length === 0) return '';
-  return `\n${c.bold('The baseline grew')}: ${grown.length} entr${grown.length === 1 ? 'y' : 'ies'} accepted since the compared commit\n${grown.map((d) => formatFinding(d, c)).join('\n')}\n`;
-}
 
 function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo, grown: readonly Diagnostic[] = []): void {
   const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
@@ -158,21 +151,4 @@ function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemRes
     env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
     env.stdout.write(grownText(grown, c));
   }
-}
-
-function renderCheck(result: WorkItemResult, c: Colors): string {
-  const baselined = result.findings.filter((d) => d.baselined === true).length;
-  const headline = !result.ok
-    ? `${c.bold(result.workItem)}: current node ${c.bold(result.currentNode ?? '—')}`
-    : baselined === 0
-      ? c.green(`${result.workItem}: every gate passes`)
-      : `${c.green(`${result.workItem}: nothing new is unmet`)} (${baselined} baselined finding${baselined === 1 ? '' : 's'}; current node ${c.bold(result.currentNode ?? '—')})`;
-  const rows = result.nodes.map((node) => {
-    const outcome = node.outcome ?? '';
-    const paint = outcome === 'pass' || outcome === 'skip' ? c.green : outcome === 'wait' ? c.yellow : outcome === 'block' ? c.red : c.dim;
-    return [`  ${node.node}`, node.status, paint(outcome), node.findings.length > 0 ? `${node.findings.length} finding${node.findings.length === 1 ? '' : 's'}` : ''];
-  });
-  const lines = [headline, '', ...columns(rows)];
-  if (result.findings.length > 0) lines.push('', ...result.findings.map((d) => formatFinding(d, c)));
-  return `${lines.join('\n')}\n`;
 }

@@ -1,9 +1,7 @@
 import { withCache } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorEnabled } from '../format/colors.js';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { bundleDir } from '../bundle-dir.js';
+import { workerEntry } from '../bundle-dir.js';
 import { evaluateForReport, IN_MEMORY_ITEMS, type SpooledReport } from '../gate/evaluate-many.js';
 import { specRootWorkItems } from '../workspace/read-work-item.js';
 import { writeInOrder } from '../process/write-in-order.js';
@@ -52,11 +50,4 @@ async function writeReport(out: NodeJS.WritableStream, report: SpooledReport, re
   await writeInOrder(out, [renderer.head(report)]);
   await writeInOrder(out, report.texts());
   await writeInOrder(out, [renderer.tail(report)]);
-}
-
-// The bundled worker sits beside the bundle; from source, report runs on one thread.
-function workerEntry(): string | undefined {
-  const dir = bundleDir();
-  const file = dir && join(dir, 'report-worker.cjs');
-  return file && existsSync(file) ? file : undefined;
 }

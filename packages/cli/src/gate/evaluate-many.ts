@@ -1,26 +1,50 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countItem, emptyTotals, mergeTotals, type ReportTotals } from '@the-loop/core';
+import { failsCheck, type FailOn } from '@the-loop/hooks';
+import { checkEntry, type CheckStyle } from '../format/check-set.js';
 import { rendererOf, type ReportStyle } from '../format/report.js';
-import { reportItemFromDisk } from './evaluate.js';
+import { evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { artifactNames } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
 
 /**
- * What evaluating some work items in order leaves: their totals, how many of them are complete,
- * and their items' text when the report keeps it in memory (it has no spool).
+ * What evaluating some work items in order leaves: for a report their totals and how many of them
+ * are complete, for a check the ids of those that fail; and their text when it is kept in memory
+ * (there is no spool).
  */
-export interface ChunkTotals {
+export type ChunkTotals = ReportChunk | CheckChunk;
+
+interface ReportChunk {
+  readonly kind: 'report';
   readonly totals: ReportTotals;
   readonly complete: number;
   readonly text?: string;
 }
 
+interface CheckChunk {
+  readonly kind: 'check';
+  readonly failing: readonly string[];
+  readonly text?: string;
+}
+
+/** What every thread does with a chunk's work items: evaluate them for the report, or check them (a set's `check`). */
+export type ChunkJob =
+  | { readonly kind: 'report'; readonly style: ReportStyle }
+  | { readonly kind: 'check'; readonly style: CheckStyle; readonly failOn: FailOn; readonly options: EvaluateOptions };
+
 /** The report over many work items: its totals, and its items' text in order, read one chunk at a time. */
 export interface SpooledReport {
   readonly totals: ReportTotals;
   readonly complete: number;
+  texts(): Generator<string>;
+}
+
+/** A check of a set of work items: how many, which fail (in order), and their results' text in order, read one chunk at a time. */
+export interface SpooledChecks {
+  readonly count: number;
+  readonly failing: readonly string[];
   texts(): Generator<string>;
 }
 
@@ -33,15 +57,16 @@ export interface SpooledReport {
 export const IN_MEMORY_ITEMS = 128;
 
 /**
- * The work of a report shared between threads: the chunks of ids in order, the folder their
- * items' text is written to (chunk `n` to `n.txt`; none when it is kept in memory), how that text
- * is rendered, and a counter in shared memory from which every thread takes the next chunk.
- * Taking needs no other thread, so none waits for a busy one.
+ * The work of a report (or a set's check) shared between threads: the chunks of ids in order,
+ * the folder their text is written to (chunk `n` to `n.txt`; none when it is kept in memory),
+ * what is done with each work item and how its text is rendered, and a counter in shared memory
+ * from which every thread takes the next chunk. Taking needs no other thread, so none waits for
+ * a busy one.
  */
 export interface SharedChunks {
   readonly chunks: readonly (readonly string[])[];
   readonly spool: string | undefined;
-  readonly style: ReportStyle;
+  readonly job: ChunkJob;
   readonly next: Int32Array;
 }
 
@@ -69,9 +94,34 @@ const WORKER_ITEMS = 96;
  * cold cache). `workerFile` is the worker entry's absolute path, absent when running from source.
  */
 export async function evaluateForReport(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
+  const { shared, parts } = await evaluateInChunks(repo, ids, workerFile, spool, { kind: 'report', style });
+  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
+  let complete = 0;
+  for (const part of parts) {
+    if (part.kind !== 'report') throw new Error('a report chunk was evaluated as a check');
+    mergeTotals(totals, part.totals);
+    complete += part.complete;
+  }
+  return { totals, complete, texts: () => chunkTexts(shared, parts) };
+}
+
+/**
+ * Check every work item of a set, in id order, a chunk at a time, as the report evaluates them
+ * (spooled past `IN_MEMORY_ITEMS`, shared with worker threads from `WORKER_ITEMS`): each result
+ * is rendered in `style` where it was evaluated and let go; only the failing ids are kept.
+ */
+export async function checkForSet(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: CheckStyle, failOn: FailOn, options: EvaluateOptions): Promise<SpooledChecks> {
+  const { shared, parts } = await evaluateInChunks(repo, ids, workerFile, spool, { kind: 'check', style, failOn, options });
+  const failing = parts.flatMap((part) => (part.kind === 'check' ? part.failing : []));
+  return { count: ids.length, failing, texts: () => chunkTexts(shared, parts) };
+}
+
+// Every chunk of `ids` evaluated for `job`, on this thread and on workers when they pay; the
+// chunks' results in order, every one of them there.
+async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, job: ChunkJob): Promise<{ shared: SharedChunks; parts: ChunkTotals[] }> {
   // Fewer items than a worker pays for need no count of processors (nor the module that gives it).
   const threads = ids.length < WORKER_ITEMS ? 1 : Math.min(process.getBuiltinModule('node:os').availableParallelism(), 4);
-  const shared: SharedChunks = { chunks: chunked(ids, threads), spool, style, next: new Int32Array(new SharedArrayBuffer(4)) };
+  const shared: SharedChunks = { chunks: chunked(ids, threads), spool, job, next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
@@ -96,17 +146,13 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
   }
   await Promise.all(workers);
 
-  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
-  let complete = 0;
   const finished: ChunkTotals[] = [];
   for (const [chunk, part] of parts.entries()) {
-    // Never a report with a gap: a chunk no thread finished fails the report.
-    if (!part) throw new Error(`the report's chunk ${chunk} was taken by a worker that did not finish it`);
-    mergeTotals(totals, part.totals);
-    complete += part.complete;
+    // Never output with a gap: a chunk no thread finished fails the command.
+    if (!part) throw new Error(`the ${job.kind}'s chunk ${chunk} was taken by a worker that did not finish it`);
     finished.push(part);
   }
-  return { totals, complete, texts: () => chunkTexts(shared, finished) };
+  return { shared, parts: finished };
 }
 
 // The text of every chunk's items in order: kept, or read back from the spool a chunk at a time.
@@ -145,23 +191,34 @@ function chunkFile(shared: SharedChunks, chunk: number): string {
 }
 
 /**
- * Evaluate a chunk of work items in order, render their entries in the report, write that text
- * to the chunk's file (or keep it with no spool), and give their totals. Rendered here, the items
- * are never serialised to be read back, and the thread that writes the report only copies text.
+ * Evaluate a chunk of work items in order, render their entries (in the report, or in the set's
+ * check), write that text to the chunk's file (or keep it with no spool), and give their totals
+ * (or the ids of those that fail). Rendered here, the items are never serialised to be read back,
+ * and the thread that writes the output only copies text.
  */
 export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkTotals> {
-  const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
+  const ids = shared.chunks[chunk] ?? [];
+  const count = shared.chunks.reduce((sum, chunkIds) => sum + chunkIds.length, 0);
+  const first = shared.chunks.slice(0, chunk).reduce((sum, chunkIds) => sum + chunkIds.length, 0);
+  const { job } = shared;
+  let part: ChunkTotals;
+  let text: string;
   // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
   // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
-  const results = await mapLimit(shared.chunks[chunk] ?? [], 8, (id) => reportItemFromDisk(repo, id));
-  const renderer = rendererOf(shared.style);
-  const count = shared.chunks.reduce((sum, ids) => sum + ids.length, 0);
-  const first = shared.chunks.slice(0, chunk).reduce((sum, ids) => sum + ids.length, 0);
-  const text = results.map((result, index) => renderer.item(countItem(totals, result), first + index, count)).join('');
-  const complete = results.filter((result) => result.ok).length;
-  if (shared.spool === undefined) return { totals, complete, text };
+  if (job.kind === 'check') {
+    const results = await mapLimit(ids, 8, (id) => evaluateFromDisk(repo, id, job.options));
+    text = results.map((result, index) => checkEntry(job.style, result, first + index, count)).join('');
+    part = { kind: 'check', failing: results.filter((result) => failsCheck(result, job.failOn)).map((result) => result.workItem) };
+  } else {
+    const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
+    const results = await mapLimit(ids, 8, (id) => reportItemFromDisk(repo, id));
+    const renderer = rendererOf(job.style);
+    text = results.map((result, index) => renderer.item(countItem(totals, result), first + index, count)).join('');
+    part = { kind: 'report', totals, complete: results.filter((result) => result.ok).length };
+  }
+  if (shared.spool === undefined) return { ...part, text };
   writeFileSync(chunkFile(shared, chunk), text);
-  return { totals, complete };
+  return part;
 }
 
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
@@ -172,6 +229,6 @@ function runWorker(file: string, repo: Repo, shared: SharedChunks, done: (chunk:
     const worker = new Worker(file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
     worker.on('message', (message: { chunk: number; totals: ChunkTotals }) => done(message.chunk, message.totals));
     worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a report worker exited with code ${code} before finishing its work`))));
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a ${shared.job.kind} worker exited with code ${code} before finishing its work`))));
   });
 }
