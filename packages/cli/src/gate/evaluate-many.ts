@@ -112,7 +112,11 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
  */
 export async function checkForSet(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: CheckStyle, failOn: FailOn, options: EvaluateOptions): Promise<SpooledChecks> {
   const { shared, parts } = await evaluateInChunks(repo, ids, workerFile, spool, { kind: 'check', style, failOn, options });
-  const failing = parts.flatMap((part) => (part.kind === 'check' ? part.failing : []));
+  const failing: string[] = [];
+  for (const part of parts) {
+    if (part.kind !== 'check') throw new Error('a check chunk was evaluated for a report');
+    failing.push(...part.failing);
+  }
   return { count: ids.length, failing, texts: () => chunkTexts(shared, parts) };
 }
 
