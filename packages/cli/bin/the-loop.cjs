@@ -14,8 +14,8 @@ const { Script } = require('node:vm');
 // cores, compiling the Markdown reader's largest functions took longer than reading a whole
 // repository with them unoptimised. Such a run has functions optimised later, the largest
 // latest, and small ones no sooner than the rest, and a long one still runs optimised code. A
-// hook or a check of one item is better off with V8's defaults (decisions 174 and 175). Measured on Node 20's V8 only: other versions keep the
-// defaults. V8 accepts a code cache only under the flags it was written with, so each kind of
+// hook or a check of one item is better off with V8's defaults (decisions 174 and 175).
+// Measured on Node 20's V8 only: other versions keep the defaults. V8 accepts a code cache only under the flags it was written with, so each kind of
 // run has its own cache, and the flags are set before the bundle is compiled. Only a hint: a
 // run taken for the other kind is as correct, and a little slower.
 const args = process.argv.slice(2);

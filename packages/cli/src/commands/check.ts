@@ -106,7 +106,6 @@ export const command: Command = {
       writeSet(format, results, failOn, env, rulesUrl, repo, grown);
       return results.some((r) => failsCheck(r, failOn)) || grown.some(isError) ? 1 : 0;
     }
-    const c = colorsFor(env.stdout, env.env);
     const run = async (spool: string | undefined): Promise<number> => {
       const style = { format, color: format === 'table' && colorEnabled(env.stdout, env.env) };
       const checked = await checkForSet(repo, ids, workerEntry(), spool, style, failOn, options);
@@ -115,7 +114,7 @@ export const command: Command = {
       if (format === 'table') {
         if (checked.count === 0) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
         await writeInOrder(env.stdout, checked.texts());
-        await writeInOrder(env.stdout, [grownText(grown, c)]);
+        await writeInOrder(env.stdout, [grownText(grown, colorsFor({ isTTY: style.color }, {}))]);
         return ok ? 0 : 1;
       }
       // The document JSON.stringify would give, its results written in as they were rendered.

@@ -14,7 +14,7 @@ import type { Repo } from '../workspace/repo.js';
  * are complete, for a check the ids of those that fail; and their text when it is kept in memory
  * (there is no spool).
  */
-export type ChunkTotals = ReportChunk | CheckChunk;
+export type ChunkResult = ReportChunk | CheckChunk;
 
 interface ReportChunk {
   readonly kind: 'report';
@@ -122,11 +122,11 @@ export async function checkForSet(repo: Repo, ids: readonly string[], workerFile
 
 // Every chunk of `ids` evaluated for `job`, on this thread and on workers when they pay; the
 // chunks' results in order, every one of them there.
-async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, job: ChunkJob): Promise<{ shared: SharedChunks; parts: ChunkTotals[] }> {
+async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, job: ChunkJob): Promise<{ shared: SharedChunks; parts: ChunkResult[] }> {
   // Fewer items than a worker pays for need no count of processors (nor the module that gives it).
   const threads = ids.length < WORKER_ITEMS ? 1 : Math.min(process.getBuiltinModule('node:os').availableParallelism(), 4);
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, job, next: new Int32Array(new SharedArrayBuffer(4)) };
-  const parts: (ChunkTotals | undefined)[] = new Array(shared.chunks.length);
+  const parts: (ChunkResult | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
   const startWorkers = (): void => {
@@ -150,7 +150,7 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: 
   }
   await Promise.all(workers);
 
-  const finished: ChunkTotals[] = [];
+  const finished: ChunkResult[] = [];
   for (const [chunk, part] of parts.entries()) {
     // Never output with a gap: a chunk no thread finished fails the command.
     if (!part) throw new Error(`the ${job.kind}'s chunk ${chunk} was taken by a worker that did not finish it`);
@@ -160,7 +160,7 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: 
 }
 
 // The text of every chunk's items in order: kept, or read back from the spool a chunk at a time.
-function* chunkTexts(shared: SharedChunks, parts: readonly ChunkTotals[]): Generator<string> {
+function* chunkTexts(shared: SharedChunks, parts: readonly ChunkResult[]): Generator<string> {
   for (const [chunk, part] of parts.entries()) yield part.text ?? readFileSync(chunkFile(shared, chunk), 'utf8');
 }
 
@@ -200,12 +200,12 @@ function chunkFile(shared: SharedChunks, chunk: number): string {
  * (or the ids of those that fail). Rendered here, the items are never serialised to be read back,
  * and the thread that writes the output only copies text.
  */
-export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkTotals> {
+export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkResult> {
   const ids = shared.chunks[chunk] ?? [];
   const count = shared.chunks.reduce((sum, chunkIds) => sum + chunkIds.length, 0);
   const first = shared.chunks.slice(0, chunk).reduce((sum, chunkIds) => sum + chunkIds.length, 0);
   const { job } = shared;
-  let part: ChunkTotals;
+  let part: ChunkResult;
   let text: string;
   // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
   // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
@@ -226,12 +226,12 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
 }
 
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
-function runWorker(file: string, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkTotals) => void): Promise<void> {
+function runWorker(file: string, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkResult) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
-    worker.on('message', (message: { chunk: number; totals: ChunkTotals }) => done(message.chunk, message.totals));
+    worker.on('message', (message: { chunk: number; totals: ChunkResult }) => done(message.chunk, message.totals));
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a ${shared.job.kind} worker exited with code ${code} before finishing its work`))));
   });
