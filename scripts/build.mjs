@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { asciiOnly, cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
+import { asciiOnly, cliBundleOptions, requiresOnlyBuiltins, writeWorkerEntry } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliDist = `${root}packages/cli/dist`;
@@ -17,6 +17,7 @@ await rm(cliDist, { recursive: true, force: true });
 // lazily imported commands become lazily initialised modules inside the bundle.
 await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
 await asciiOnly(`${cliDist}/the-loop.cjs`);
+await requiresOnlyBuiltins(`${cliDist}/the-loop.cjs`);
 await writeWorkerEntry(cliDist);
 await writeCodeCache();
 // The configuration's JSON Schema ships with the CLI: `the-loop init` links it from the file it writes.

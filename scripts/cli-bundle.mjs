@@ -1,5 +1,6 @@
 // How the CLI is bundled, shared by the build and the profiler so both run the same code.
 import { readFile, writeFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** esbuild options for the CLI bundle, written to `outdir`. */
@@ -32,7 +33,6 @@ const WORKER_ENTRY = `'use strict';
 // Entry of the report's worker threads: the CLI bundle beside it, through the V8 code cache of
 // runs over many work items, whose V8 flags they share (bin/the-loop.cjs).
 const { readFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -45,13 +45,25 @@ try {
 }
 const script = new Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
 const bundled = { exports: {} };
-script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, __dirname);
+script.runInThisContext().call(bundled.exports, bundled.exports, require, bundled, bundle, __dirname);
 bundled.exports.reportWorker();
 `;
 
 /** Write the entry of `report`'s worker threads into `outdir`, beside the CLI bundle. */
 export async function writeWorkerEntry(outdir) {
   await writeFile(join(outdir, 'report-worker.cjs'), WORKER_ENTRY);
+}
+
+/**
+ * Stop the build unless every `require` in the bundle names one of Node's own modules by a
+ * literal: the launchers give the bundle their own `require`, which resolves nothing else from
+ * the bundle's folder.
+ */
+export async function requiresOnlyBuiltins(file) {
+  const source = await readFile(file, 'utf8');
+  const calls = [...source.matchAll(/\brequire\(([^)]*)\)/g)].map((match) => match[1]);
+  const other = calls.filter((argument) => !/^"[^"]+"$/.test(argument) || !isBuiltin(argument.slice(1, -1)));
+  if (other.length > 0) throw new Error(`the CLI bundle requires more than Node's own modules: ${[...new Set(other)].join(', ')}`);
 }
 
 // esbuild writes strings, templates and identifiers in ASCII, but leaves regular-expression

@@ -5,7 +5,6 @@
 // compiling most of the bundle. A cache from another Node version is rejected by V8 and the
 // bundle simply compiles as usual; that first run then writes a cache of its own.
 const { readFileSync, writeFileSync, renameSync, rmSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -24,7 +23,7 @@ const manyItems =
   args[0] === 'baseline' ||
   (args[0] === 'check' && args.some((arg) => arg === '--all' || arg === '--changed-from' || arg.startsWith('--changed-from=')));
 if (manyItems && process.versions.v8.startsWith('11.')) {
-  require('node:v8').setFlagsFromString('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0');
+  setV8Flags('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0');
 }
 const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
 // The report's worker threads read the same cache (scripts/cli-bundle.mjs).
@@ -44,9 +43,11 @@ try {
   cachedData = undefined;
 }
 // The bundle's text is one function expression, the module function (scripts/cli-bundle.mjs).
+// It requires only Node's own modules (the build checks), which this file's `require` gives as
+// well as one made for the bundle's path, without loading `node:module` for it.
 const script = new Script(source, { filename: bundle, cachedData });
 const bundled = { exports: {} };
-script.runInThisContext().call(bundled.exports, bundled.exports, createRequire(bundle), bundled, bundle, join(bundle, '..'));
+script.runInThisContext().call(bundled.exports, bundled.exports, require, bundled, bundle, join(bundle, '..'));
 const done = bundled.exports.main(args);
 // The build sets this to the further commands (a JSON list of argument lists) whose functions the
 // cache should hold too, run one after the other before it is written.
@@ -78,3 +79,22 @@ Promise.all([done, cached]).then(([code]) =>
   // evaluation past its deadline) may hold the process. Exit once its output is all written.
   bundled.exports.outputWritten().then(() => process.exit(code)),
 );
+
+// V8's flags, set through the binding `node:v8` is built on: the module itself loads Node's stream
+// modules (its heap snapshots are streams), about 2 ms of a run that never uses one (decision
+// 176). Node 20 warns that reaching a binding is deprecated, a warning for code that depends on
+// it; this is only a shortcut, so the one call is made quietly, and `node:v8` is the way when the
+// binding is gone.
+function setV8Flags(flags) {
+  const quiet = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    const binding = process.binding('v8');
+    if (typeof binding.setFlagsFromString === 'function') return binding.setFlagsFromString(flags);
+  } catch {
+    // No such binding: the module below.
+  } finally {
+    process.noDeprecation = quiet;
+  }
+  return require('node:v8').setFlagsFromString(flags);
+}

@@ -135,6 +135,18 @@ describe('check: unreadable or broken artifacts are findings with the file named
     expect(finding?.message).toContain('it has 20001 lines');
   });
 
+  it('the line limits are exact: 10,000 lines and lines of 10,000 characters are read, one more is refused', async () => {
+    const unreadable = async (text: string) => {
+      const dir = await repo({ [`${SPEC}/requirements.md`]: text });
+      const result = await run(dir, 'check', 'item', '--format', 'json');
+      return json(result).findings.filter((f) => f.ruleId === 'artifact-unreadable').map((f) => f.message);
+    };
+    expect(await unreadable(`# R\n\n${'x'.repeat(10_000)}\n`)).toEqual([]);
+    expect((await unreadable(`# R\n\n${'x'.repeat(10_001)}\n`))[0]).toContain('line 3 is 10001 characters long');
+    expect(await unreadable(`# R${'\n'.repeat(9_999)}`)).toEqual([]);
+    expect((await unreadable(`# R${'\n'.repeat(10_000)}`))[0]).toContain('it has 10001 lines');
+  });
+
   it('a symlink loop: artifact-unreadable naming each file of the loop', async () => {
     const dir = await repo({ [`${SPEC}/notes.txt`]: 'x' });
     await symlink('design.md', join(dir, SPEC, 'requirements.md'));

@@ -197,3 +197,16 @@ describe('the built CLI takes digests through crypto loaded on first use', () =>
     expect(second.stdout).toBe((await run(dir, [...argv, '--no-cache'])).stdout);
   });
 });
+
+describe('the built CLI sets its V8 flags quietly', () => {
+  // A run over many work items sets V8 flags through the binding node:v8 is built on, which Node
+  // 20 calls deprecated (decision 176): a user's own deprecation options must see nothing of it.
+  it('a report under --throw-deprecation and --pending-deprecation prints only its report, as in process', async () => {
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
+    const argv = ['report', '--repo', dir, '--format', 'json', '--no-cache'];
+    const built = await runBuiltCli(argv, { cwd: dir, env: { NODE_OPTIONS: '--throw-deprecation --pending-deprecation' } });
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(1);
+    expect(built.stdout).toBe((await run(dir, argv)).stdout);
+  });
+});

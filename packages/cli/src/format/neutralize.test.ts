@@ -100,4 +100,18 @@ describe('the neutralising stream', () => {
     expect(received.join('')).toBe('a\\u0007bcd');
     expect(out.write('e')).toBe(true);
   });
+
+  it('decodes bytes split inside a character whole, and neutralises them as text', () => {
+    const received: string[] = [];
+    const target = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        received.push(chunk.toString());
+        done();
+      },
+    });
+    const out = neutralizing(target, false);
+    const bytes = Buffer.from('é\u0007ü', 'utf8');
+    for (const byte of bytes) out.write(Uint8Array.of(byte));
+    expect(received.join('')).toBe('é\\u0007ü');
+  });
 });

@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import type { StringDecoder } from 'node:string_decoder';
 import { callbackOf, PlainWritable, type WriteCallback } from '../process/plain-writable.js';
 
 // What a terminal (or a log viewer) acts on instead of showing: the C0 controls but tab and
@@ -32,7 +32,9 @@ export function neutralizing<T extends NodeJS.WritableStream & { isTTY?: boolean
 
 class Neutralizing extends PlainWritable {
   readonly isTTY: boolean;
-  private readonly decoder = new StringDecoder('utf8');
+  // Bytes written (a child's output passed on) are decoded across chunks; most runs write only
+  // text, and never load the decoder's module.
+  private decoder: StringDecoder | undefined;
   // Whether the target's buffer is full: its backpressure is the wrapper's, so a writer that
   // waits for 'drain' (report, over any number of work items) never has its output held whole
   // in memory when stdout is a pipe read slowly.
@@ -48,7 +50,7 @@ class Neutralizing extends PlainWritable {
 
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
     const done = callbackOf(encoding, callback);
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const text = typeof chunk === 'string' ? chunk : (this.decoder ??= new (process.getBuiltinModule('node:string_decoder').StringDecoder)('utf8')).write(chunk);
     if (text !== '' && !this.target.write(this.safe(text)) && !this.full) {
       this.full = true;
       this.target.once('drain', () => {

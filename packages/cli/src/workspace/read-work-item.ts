@@ -285,11 +285,8 @@ async function fromBytes(name: string, path: string, bytes: Buffer, cached: { ca
     } catch {
       return unreadable('it is not valid UTF-8');
     }
-    const shape = lineShape(text);
-    if (shape.longest.length > MAX_LINE_LENGTH) {
-      return unreadable(`line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`);
-    }
-    if (shape.lines > MAX_LINES) return unreadable(`it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`);
+    const refused = shapeRefused(text);
+    if (refused) return unreadable(refused);
     const facts = cached ? await cached.cache.facts(cached.digest, text) : undefined;
     // A digest that cannot be computed matches no approval, so the gate stays shut.
     const approval = () => {
@@ -306,6 +303,16 @@ async function fromBytes(name: string, path: string, bytes: Buffer, cached: { ca
   } catch (error) {
     return unreadable((error as Error).message);
   }
+}
+
+// Why a text's lines are refused (one too long, too many of them), or undefined. A text shorter
+// than either limit can break neither, as most spec files are: it is not read line by line for them.
+function shapeRefused(text: string): string | undefined {
+  if (text.length < Math.min(MAX_LINE_LENGTH, MAX_LINES)) return undefined;
+  const shape = lineShape(text);
+  if (shape.longest.length > MAX_LINE_LENGTH) return `line ${shape.longest.line} is ${shape.longest.length} characters long; lines over ${MAX_LINE_LENGTH} characters are refused`;
+  if (shape.lines > MAX_LINES) return `it has ${shape.lines} lines; artifacts over ${MAX_LINES} lines are refused`;
+  return undefined;
 }
 
 function lineShape(text: string): { lines: number; longest: { line: number; length: number } } {

@@ -60,7 +60,7 @@ export function markdownItTree(text: string): MarkdownTree {
 }
 
 function readSimply({ src, start, firstLine }: PreparedMarkdown, root: Root): boolean {
-  return readSimpleBlocks(src, new TreeSink(root.children), start, firstLine);
+  return readSimpleBlocks(src, new TreeSink(root.children), start, firstLine) !== undefined;
 }
 
 /** The tree of what the simple block reader reads: the nodes the token path builds, alike. */

@@ -82,15 +82,15 @@ class BoundFacts implements Artifact {
  */
 export function extractFacts(rawText: string, tree: (text: string) => MarkdownTree = markdownTree): ArtifactFacts {
   const text = withoutBom(rawText);
-  const lineCount = countLines(text);
   try {
-    if (tree !== markdownTree) return factsOf(tree(text), text, lineCount);
-    // A document of simple block syntax, as most are, gives its facts with no tree built; one the
-    // simple reader declines is not read by it again for a tree (a template prompt needs one).
-    return simpleFacts(text, lineCount) ?? factsOf((mayHoldTemplatePrompts(text) ? markdownTree : markdownItTree)(text), text, lineCount);
+    if (tree !== markdownTree) return factsOf(tree(text), text, countLines(text));
+    // A document of simple block syntax, as most are, gives its facts with no tree built (its
+    // lines counted as they are read); one the simple reader declines is not read by it again
+    // for a tree (a template prompt needs one).
+    return simpleFacts(text) ?? factsOf((mayHoldTemplatePrompts(text) ? markdownTree : markdownItTree)(text), text, countLines(text));
   } catch (error) {
     return {
-      lineCount,
+      lineCount: countLines(text),
       empty: isBlank(text),
       frontMatter: undefined,
       sections: [],

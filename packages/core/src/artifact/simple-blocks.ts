@@ -47,10 +47,11 @@ const TAB = 0x09;
 /**
  * An open list item (the column its content starts at) or block quote, and the marker of the list
  * that is its last block, if one is (-1 when none is), which an item with that marker continues.
+ * One object for each depth, set again as each container at that depth opens.
  */
 interface Container {
-  readonly quote: boolean;
-  readonly content: number;
+  quote: boolean;
+  content: number;
   lastList: number;
 }
 
@@ -95,13 +96,18 @@ interface OpenHtml {
  * containers, and block quotes of paragraphs outside lists. Indented code, link reference
  * definitions, other HTML blocks, empty list items, tables in containers and tabs that would
  * count as columns are left to markdown-it, as is anything the reader cannot tell apart cheaply.
+ * Its result is the number of lines of the document (as `firstLine` numbers them: the lines
+ * before `start` counted), or undefined when it declines: lines are counted as they are read.
  */
-export function readSimpleBlocks(src: string, sink: BlockSink, start = 0, firstLine = 1): boolean {
+export function readSimpleBlocks(src: string, sink: BlockSink, start = 0, firstLine = 1): number | undefined {
   return new SimpleBlockReader(src, sink).read(start, firstLine);
 }
 
 class SimpleBlockReader {
+  // The containers of every depth reached so far; the first `depth` of them are open. Kept and
+  // set again rather than pushed and dropped: a document opens thousands of list items.
   private readonly containers: Container[] = [];
+  private depth = 0;
   private paragraph: OpenParagraph | undefined;
   // Most blocks are paragraphs: each is read into this object, not one of its own.
   private readonly openParagraph: OpenParagraph = { line: 0, column: 0, inContainer: false, lines: undefined, from: 0, to: 0, first: false };
@@ -120,30 +126,33 @@ class SimpleBlockReader {
     private readonly sink: BlockSink,
   ) {}
 
-  /** Read from `from`, where line `firstLine` starts. */
-  read(from: number, firstLine: number): boolean {
+  /** Read from `from`, where line `firstLine` starts; the document's number of lines, or undefined when the reader declines it. */
+  read(from: number, firstLine: number): number | undefined {
     const { src } = this;
     const length = src.length;
+    // The line being read, and the document's last: the line after the last line ending.
     let line = firstLine;
+    let last = firstLine;
     for (let start = from; start < length; line += 1) {
       const newline = src.indexOf('\n', start);
       const end = newline === -1 ? length : newline;
+      if (newline !== -1) last = line + 1;
       // A last line of only spaces and tabs is no line to markdown-it.
       if (newline === -1 && onlyWhitespace(src, start, end)) break;
       if (this.skipLine) this.skipLine = false;
-      else if (!this.readLine(start, end, line)) return false;
+      else if (!this.readLine(start, end, line)) return undefined;
       start = end + 1;
     }
-    return this.finish();
+    return this.finish() ? last : undefined;
   }
 
   private readLine(start: number, end: number, line: number): boolean {
-    const { src, containers } = this;
+    const { src, containers, depth } = this;
     this.lineStart = start;
     // The containers the line continues, and where its text starts past their markers.
     let pos = start;
     let matched = 0;
-    for (; matched < containers.length; matched += 1) {
+    for (; matched < depth; matched += 1) {
       const container = containers[matched] as Container;
       let at = pos;
       while (at < end && src.charCodeAt(at) === SPACE) at += 1;
@@ -164,12 +173,12 @@ class SimpleBlockReader {
     let first = pos;
     while (first < end && src.charCodeAt(first) === SPACE) first += 1;
     const fence = this.fence;
-    if (fence) return matched === containers.length && this.fenceLine(fence, pos, first, end);
+    if (fence) return matched === depth && this.fenceLine(fence, pos, first, end);
     const html = this.html;
-    if (html) return matched === containers.length && this.htmlLine(html, pos, end);
+    if (html) return matched === depth && this.htmlLine(html, pos, end);
     if (first < end && src.charCodeAt(first) === TAB) {
       // A line of spaces and tabs outside any container is blank; elsewhere a tab counts columns.
-      if (containers.length > 0 || !onlyWhitespace(src, first, end)) return false;
+      if (depth > 0 || !onlyWhitespace(src, first, end)) return false;
       this.closeParagraph();
       this.table = false;
       return true;
@@ -177,7 +186,7 @@ class SimpleBlockReader {
     const blank = first === end;
     const indent = first - pos;
     if (this.paragraph) {
-      if (matched < containers.length) {
+      if (matched < depth) {
         if (blank) {
           this.closeParagraph();
           this.closeContainers(matched);
@@ -257,10 +266,10 @@ class SimpleBlockReader {
         return true;
       }
       case QUOTE: {
-        if (this.containers.length > 0) return false;
+        if (this.depth > 0) return false;
         this.endsList();
         this.sink.openQuote();
-        this.containers.push({ quote: true, content: 0, lastList: -1 });
+        this.openContainer(true, 0);
         let text = first + 1;
         const after = src.charCodeAt(text);
         if (after === SPACE) text += 1;
@@ -291,8 +300,8 @@ class SimpleBlockReader {
   }
 
   private openItem(kind: number, first: number, end: number, line: number): boolean {
-    const { src, containers, lineStart } = this;
-    if (containers.length >= MAX_CONTAINERS) return false;
+    const { src, lineStart } = this;
+    if (this.depth >= MAX_CONTAINERS) return false;
     let after = first;
     while (isDigit(src.charCodeAt(after))) after += 1;
     // The marker: `-`, `+` or `*`, or the digits' `.` or `)`; an ordered list is also told by its delimiter.
@@ -300,12 +309,12 @@ class SimpleBlockReader {
     after += 1;
     let text = after;
     while (src.charCodeAt(text) === SPACE) text += 1;
-    const parent = containers[containers.length - 1];
+    const parent = this.innermost();
     const continues = (parent ? parent.lastList : this.rootList) === marker;
     if (parent) parent.lastList = marker;
     else this.rootList = marker;
     this.sink.openItem(kind === ORDERED, !continues, line, this.column(first));
-    containers.push({ quote: false, content: text - lineStart, lastList: -1 });
+    this.openContainer(false, text - lineStart);
     // The item's first line holds its first paragraph's first line, and nothing else opens there.
     if (this.kindAt(text, end) !== TEXT) return false;
     return this.text(text, end, line, true);
@@ -313,9 +322,23 @@ class SimpleBlockReader {
 
   /** A block other than a list item starts in the innermost container: no later item continues a list there. */
   private endsList(): void {
-    const parent = this.containers[this.containers.length - 1];
+    const parent = this.innermost();
     if (parent) parent.lastList = -1;
     else this.rootList = -1;
+  }
+
+  private innermost(): Container | undefined {
+    return this.depth > 0 ? this.containers[this.depth - 1] : undefined;
+  }
+
+  private openContainer(quote: boolean, content: number): void {
+    const container = this.containers[this.depth];
+    if (container) {
+      container.quote = quote;
+      container.content = content;
+      container.lastList = -1;
+    } else this.containers.push({ quote, content, lastList: -1 });
+    this.depth += 1;
   }
 
   /** What the line opens at `first`, where its text starts (at most three columns in). */
@@ -390,7 +413,7 @@ class SimpleBlockReader {
     const { src } = this;
     const next = end + 1;
     // Almost every next line fails on its first character past its indent, before its end is looked for.
-    if (this.containers.length > 0) return this.nextMayBeDelimiter(end) ? -1 : 0;
+    if (this.depth > 0) return this.nextMayBeDelimiter(end) ? -1 : 0;
     let delimiter = next;
     while (src.charCodeAt(delimiter) === SPACE) delimiter += 1;
     const char = src.charCodeAt(delimiter);
@@ -437,7 +460,7 @@ class SimpleBlockReader {
     const open = this.openParagraph;
     open.line = line;
     open.column = this.column(first);
-    open.inContainer = this.containers.length > 0;
+    open.inContainer = this.depth > 0;
     open.lines = undefined;
     open.from = first;
     open.to = end;
@@ -528,8 +551,8 @@ class SimpleBlockReader {
   }
 
   private closeContainers(keep: number): void {
-    for (let open = this.containers.length; open > keep; open -= 1) this.sink.closeContainer();
-    this.containers.length = Math.min(this.containers.length, keep);
+    for (let open = this.depth; open > keep; open -= 1) this.sink.closeContainer();
+    this.depth = Math.min(this.depth, keep);
   }
 
   private finish(): boolean {
@@ -540,7 +563,7 @@ class SimpleBlockReader {
   }
 
   private inQuote(): boolean {
-    return this.containers[0]?.quote === true;
+    return this.depth > 0 && (this.containers[0] as Container).quote;
   }
 
   /** The 1-based column of `offset` in the line being read. */

@@ -14,7 +14,7 @@ import { simpleFacts } from './simple-facts.js';
 const fromTree = (text: string): string => JSON.stringify(extractFacts(text, (source) => markdownTree(source)));
 
 function expectSameFactsAsTree(text: string): boolean {
-  if (simpleFacts(text.replace(/^\uFEFF/, ''), 1) === undefined) return false;
+  if (simpleFacts(text.replace(/^\uFEFF/, '')) === undefined) return false;
   expect(JSON.stringify(extractFacts(text)), JSON.stringify(text)).toBe(fromTree(text));
   return true;
 }
@@ -38,7 +38,7 @@ describe('facts read straight from a simple document', () => {
   it('are the facts of its tree and of remark\'s reading, for long documents of what it reads', () => {
     let [documents, long] = [0, 0];
     fc.assert(
-      fc.property(readableDocument((text) => simpleFacts(text, 1) !== undefined), (text) => {
+      fc.property(readableDocument((text) => simpleFacts(text) !== undefined), (text) => {
         documents += 1;
         if (text.split('\n').length >= 10) long += 1;
         expect(expectSameFactsAsTree(text)).toBe(true);
@@ -72,8 +72,8 @@ describe('facts read straight from a simple document', () => {
 
   it('are each the tree\'s whatever order they are read in, each kind read when first asked for', () => {
     fc.assert(
-      fc.property(readableDocument((text) => simpleFacts(text, 1) !== undefined), fc.shuffledSubarray(['statements', 'tables', 'tasks', 'sections'] as const, { minLength: 4 }), (text, order) => {
-        const facts = simpleFacts(text, 1) as NonNullable<ReturnType<typeof simpleFacts>>;
+      fc.property(readableDocument((text) => simpleFacts(text) !== undefined), fc.shuffledSubarray(['statements', 'tables', 'tasks', 'sections'] as const, { minLength: 4 }), (text, order) => {
+        const facts = simpleFacts(text) as NonNullable<ReturnType<typeof simpleFacts>>;
         const tree = JSON.parse(fromTree(text)) as Record<string, unknown>;
         for (const kind of order) expect(JSON.parse(JSON.stringify(facts[kind])), `${kind} of ${JSON.stringify(text)}`).toEqual(tree[kind]);
       }),
@@ -91,7 +91,7 @@ describe('facts read straight from a simple document', () => {
   });
 
   it('are left to the tree where a template prompt may stand', () => {
-    expect(simpleFacts('# Problem\n\n<what is wrong, and for whom>\n', 5)).toBeUndefined();
-    expect(simpleFacts('# Problem\n\nSomething is wrong.\n', 5)).toBeDefined();
+    expect(simpleFacts('# Problem\n\n<what is wrong, and for whom>\n')).toBeUndefined();
+    expect(simpleFacts('# Problem\n\nSomething is wrong.\n')).toBeDefined();
   });
 });

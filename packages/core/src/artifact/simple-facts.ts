@@ -17,11 +17,12 @@ import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, 
  * declines the document, and when a template prompt may stand in it: where each is, only the
  * tree's walk tells.
  */
-export function simpleFacts(text: string, lineCount: number): ArtifactFacts | undefined {
+export function simpleFacts(text: string): ArtifactFacts | undefined {
   if (mayHoldTemplatePrompts(text)) return undefined;
   const { yaml, src, start, firstLine } = preparedMarkdown(text);
   const blocks = new BlockRecords();
-  if (!readSimpleBlocks(src, blocks, start, firstLine)) return undefined;
+  const lineCount = readSimpleBlocks(src, blocks, start, firstLine);
+  if (lineCount === undefined) return undefined;
   const { frontMatter, diagnostics } = frontMatterFacts(yaml === undefined ? undefined : { value: yaml, position: { line: 1, column: 1 } }, text);
   return new SimpleFacts(lineCount, isBlank(text), frontMatter, blocks.records, diagnostics);
 }
@@ -71,12 +72,15 @@ const SAFE_TO_DEFER = 2_000;
 /** The blocks the reader finds, recorded as they arrive. */
 class BlockRecords implements BlockSink {
   readonly records: BlockRecord[] = [];
-  // 1 for each open list item, 0 for an open block quote.
+  // 1 for each open list item, 0 for an open block quote: the first `depth` entries. Set and
+  // counted rather than pushed and popped, which grows and shrinks the array's storage again for
+  // every list item.
   private readonly open: number[] = [];
+  private depth = 0;
   private items = 0;
 
   private add(kind: number, value: string, cells: readonly string[] | undefined, level: number, first: boolean, header: boolean, position: Position): void {
-    const inQuote = this.open[0] === 0;
+    const inQuote = this.inQuote();
     const record: BlockRecord = { kind, value, cells, depth: this.items, level, first, header, inQuote, position, phrasing: undefined, checked: undefined };
     this.records.push(record);
     // Reading inline content later must not fail where no diagnostic can say so: only content
@@ -109,18 +113,27 @@ class BlockRecords implements BlockSink {
 
   openQuote(): void {
     this.add(QUOTE, '', undefined, 0, false, false, NO_POSITION);
-    this.open.push(0);
+    this.open[this.depth] = 0;
+    this.depth += 1;
   }
 
   openItem(_ordered: boolean, _newList: boolean, line: number, column: number): void {
     this.items += 1;
-    this.open.push(1);
+    this.open[this.depth] = 1;
+    this.depth += 1;
     this.add(ITEM, '', undefined, 0, false, false, { line, column });
   }
 
   closeContainer(): void {
-    this.items -= this.open.pop() ?? 0;
-    this.records.push(this.open[0] === 0 ? CLOSED_IN_QUOTE : CLOSED);
+    if (this.depth > 0) {
+      this.depth -= 1;
+      this.items -= this.open[this.depth] as number;
+    }
+    this.records.push(this.inQuote() ? CLOSED_IN_QUOTE : CLOSED);
+  }
+
+  private inQuote(): boolean {
+    return this.depth > 0 && this.open[0] === 0;
   }
 }
 
@@ -282,20 +295,22 @@ function sectionsOf(records: readonly BlockRecord[]): Section[] {
   const sections: SimpleSection[] = [];
   const open: OpenSection[] = [];
   let emptyOpen = 0;
-  // For each open list item: whether its first block has been read, and for an item of a list at the root, what its entry is read from.
+  // For each open list item (the first `items`): whether its first block has been read, and for
+  // an item of a list at the root, what its entry is read from. Counted, not pushed and popped.
   const started: boolean[] = [];
   const sources: (ItemSource | undefined)[] = [];
+  let items = 0;
   for (let index = 0; index < records.length; index += 1) {
     const record = records[index] as BlockRecord;
     if (record.inQuote) continue;
     if (record.kind === ITEM) {
-      started.push(false);
-      sources.push(undefined);
+      started[items] = false;
+      sources[items] = undefined;
+      items += 1;
       continue;
     }
     if (record.kind === CLOSE) {
-      started.pop();
-      sources.pop();
+      if (items > 0) items -= 1;
       continue;
     }
     if (record.kind === HEADING && record.depth === 0) {
@@ -315,16 +330,16 @@ function sectionsOf(records: readonly BlockRecord[]): Section[] {
       emptyOpen = 0;
     }
     // An item's first block gives its entry: in every open section for an item of a list at the root, in its item's for one nested in it.
-    if (record.depth === 0 || started[started.length - 1] !== false || (record.kind !== PARAGRAPH && record.kind !== HEADING)) continue;
-    started[started.length - 1] = true;
+    if (record.depth === 0 || items === 0 || started[items - 1] !== false || (record.kind !== PARAGRAPH && record.kind !== HEADING)) continue;
+    started[items - 1] = true;
     if (record.depth === 1) {
       const source: ItemSource = { first: index, nested: [], entry: undefined };
-      sources[sources.length - 1] = source;
+      sources[items - 1] = source;
       for (let at = 0; at < open.length; at += 1) {
         const { section, under } = open[at] as OpenSection;
         section.hold(source, under);
       }
-    } else if (record.depth === 2) sources[sources.length - 2]?.nested.push(index);
+    } else if (record.depth === 2 && items >= 2) sources[items - 2]?.nested.push(index);
   }
   return sections;
 }

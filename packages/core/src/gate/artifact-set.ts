@@ -10,6 +10,7 @@ type Read = { artifact: Artifact } | { problem: Diagnostic };
 /** The work item's files, parsed once each, on first use. */
 export class ArtifactSet {
   private readonly cache = new Map<string, Read>();
+  private readonly found = new Map<string, { name: string; artifact: Artifact } | undefined>();
   constructor(
     private readonly input: WorkItemInput,
     private readonly groups: readonly (readonly string[])[],
@@ -39,14 +40,21 @@ export class ArtifactSet {
   }
 
   lookup(name: string): { name: string; artifact: Artifact } | undefined {
+    // Asked for the same names by several predicates of several nodes: found once each.
+    if (this.found.has(name)) return this.found.get(name);
+    let found: { name: string; artifact: Artifact } | undefined;
     // An upstream named as `requirements.md` is satisfied by its declared alternative (`bugfix.md`).
     const candidates = [name, ...(this.groups.find((group) => group.includes(name)) ?? []).filter((n) => n !== name)];
     for (const candidate of candidates) {
       if (!this.has(candidate)) continue;
       const read = this.get(candidate);
-      if ('artifact' in read) return { name: candidate, artifact: read.artifact };
+      if ('artifact' in read) {
+        found = { name: candidate, artifact: read.artifact };
+        break;
+      }
     }
-    return undefined;
+    this.found.set(name, found);
+    return found;
   }
 
   /** Each present file's front-matter `status`. */
