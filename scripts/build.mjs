@@ -73,9 +73,16 @@ async function writeCodeCache() {
 function cacheRun(argv, also, input, name) {
   const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, ...argv], {
     // CI turns the artifact cache off; the cached reading must be compiled wherever the build runs.
-    env: { ...process.env, CI: '', THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
+    // Written under V8's own flags, without any the environment's NODE_OPTIONS would add: the
+    // launcher reads these caches for runs without options of their own.
+    env: { ...withoutNodeOptions(process.env), CI: '', THE_LOOP_WRITE_CODE_CACHE: JSON.stringify(also) },
     input,
     encoding: 'utf8',
   });
   if (run.status !== 1 || !existsSync(`${cliDist}/${name}`)) throw new Error(`the code-cache run \`${argv.join(' ')}\` failed (exit ${run.status}): ${run.stderr}`);
+}
+
+function withoutNodeOptions(env) {
+  const { NODE_OPTIONS: _options, ...rest } = env;
+  return rest;
 }

@@ -35,11 +35,13 @@ const WORKER_ENTRY = `'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
+const { workerData } = require('node:worker_threads');
 
 const bundle = join(__dirname, 'the-loop.cjs');
 let cachedData;
 try {
-  cachedData = readFileSync(\`\${bundle}.many-items.cache\`);
+  // The cache the launcher's run read (or is writing), named for the run's options.
+  cachedData = readFileSync(workerData.codeCache ?? \`\${bundle}.many-items.cache\`);
 } catch {
   cachedData = undefined;
 }

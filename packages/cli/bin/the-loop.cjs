@@ -26,8 +26,14 @@ if (manyItems && process.versions.v8.startsWith('11.')) {
   setV8Flags('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0');
 }
 const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
-// The report's worker threads read the same cache (scripts/cli-bundle.mjs).
-const cacheFile = `${bundle}${manyItems ? '.many-items' : ''}.cache`;
+// A run under options of its own (NODE_OPTIONS=--max-old-space-size=…, or a flag before this
+// file) may set V8 flags the build's cache was not written under, and V8 rejects it then. Such a
+// run keeps a cache of its own, named for its options, rather than overwrite the build's: runs
+// with and without the options would each rewrite it in turn, every rewrite holding only what its
+// own run compiled. Options that change no flag of V8's still use the build's cache (decision 177).
+const shipped = `${bundle}${manyItems ? '.many-items' : ''}.cache`;
+const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+const cacheFile = options === '' ? shipped : `${bundle}${manyItems ? '.many-items' : ''}.${fingerprint(options)}.cache`;
 let source;
 try {
   // ASCII, as the build leaves it: read as Latin-1, the bytes copied without UTF-8's checks.
@@ -36,18 +42,16 @@ try {
   process.stderr.write('the-loop: the CLI is not built yet; run `pnpm build` at the repository root.\n');
   process.exit(2);
 }
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  cachedData = undefined;
-}
+const ownCache = readCache(cacheFile);
+const cachedData = ownCache ?? (cacheFile === shipped ? undefined : readCache(shipped));
 // The bundle's text is one function expression, the module function (scripts/cli-bundle.mjs).
 // It requires only Node's own modules (the build checks), which this file's `require` gives as
 // well as one made for the bundle's path, without loading `node:module` for it.
 const script = new Script(source, { filename: bundle, cachedData });
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, require, bundled, bundle, join(bundle, '..'));
+// The report's worker threads read the cache this run read, or the one it writes (scripts/cli-bundle.mjs).
+bundled.exports.useCodeCache(ownCache === undefined && cachedData !== undefined && !script.cachedDataRejected ? shipped : cacheFile);
 const done = bundled.exports.main(args);
 // The build sets this to the further commands (a JSON list of argument lists) whose functions the
 // cache should hold too, run one after the other before it is written.
@@ -97,4 +101,20 @@ function setV8Flags(flags) {
     process.noDeprecation = quiet;
   }
   return require('node:v8').setFlagsFromString(flags);
+}
+
+function readCache(file) {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+// A short name for a run's options (FNV-1a): two sets of options that share one only share a
+// cache V8 then rejects for one of them, and that run writes its own again.
+function fingerprint(text) {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at += 1) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }

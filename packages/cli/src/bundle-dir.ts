@@ -7,11 +7,22 @@ export function bundleDir(): string | undefined {
   return typeof __filename === 'string' && __filename.endsWith('.cjs') ? dirname(__filename) : undefined;
 }
 
-/** The entry of the worker threads of a report or a set's check, beside the bundle; undefined from source, where they run on one thread. */
-export function workerEntry(): string | undefined {
+let codeCache: string | undefined;
+
+/** The launcher tells which V8 code cache this run's bundle was compiled through, for its worker threads to read. */
+export function useCodeCache(file: string): void {
+  codeCache = file;
+}
+
+/**
+ * The entry of the worker threads of a report or a set's check, beside the bundle, and the V8
+ * code cache they compile the bundle through (scripts/cli-bundle.mjs); undefined from source,
+ * where they run on one thread.
+ */
+export function workerEntry(): { readonly file: string; readonly codeCache: string | undefined } | undefined {
   const dir = bundleDir();
   const file = dir && join(dir, 'report-worker.cjs');
-  return file && existsSync(file) ? file : undefined;
+  return file && existsSync(file) ? { file, codeCache } : undefined;
 }
 
 let identity: string | undefined;

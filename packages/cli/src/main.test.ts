@@ -1,12 +1,12 @@
 // The first minutes with the CLI: a typo gets a did-you-mean on one clean line, a command works
 // from any subfolder of the project, colour can be turned off, and a fix names the real work item.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 import { runCli } from './main.js';
-import { git, makeRepo, runBuiltCli } from './test-support/cli.js';
+import { BIN, git, makeRepo, runBuiltCli } from './test-support/cli.js';
 import { runInProcess } from './test-support/in-process.js';
 
 const temps: string[] = [];
@@ -208,5 +208,40 @@ describe('the built CLI sets its V8 flags quietly', () => {
     expect(built.stderr).toBe('');
     expect(built.code).toBe(1);
     expect(built.stdout).toBe((await run(dir, argv)).stdout);
+  });
+});
+
+describe('the built CLI under options of its own', () => {
+  // V8 rejects a code cache written under other flags: a run under NODE_OPTIONS that sets one
+  // keeps a cache of its own beside the build's, which it leaves as it was (bin/the-loop.cjs).
+  const dist = join(BIN, '..', '..', 'dist');
+  const ownCaches = async () => (await readdir(dist)).filter((name) => /^the-loop\.cjs(?:\.many-items)?\.[0-9a-f]{8}\.cache$/.test(name)).sort();
+
+  it('keeps its code cache beside the build\'s and reads it again; options that set no V8 flag use the build\'s', async () => {
+    const before = await ownCaches();
+    const shipped = await readFile(join(dist, 'the-loop.cjs.cache'));
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
+    const argv = ['check', 'issue-1', '--repo', dir, '--format', 'json', '--no-cache'];
+    const expected = (await run(dir, argv)).stdout;
+    try {
+      // A heap limit no other test sets: V8's flags differ from the build's.
+      const flagged = { env: { NODE_OPTIONS: '--max-old-space-size=2999' } };
+      const first = await runBuiltCli(argv, { cwd: dir, ...flagged });
+      expect([first.code, first.stdout, first.stderr]).toEqual([1, expected, '']);
+      const written = (await ownCaches()).filter((name) => !before.includes(name));
+      expect(written).toHaveLength(1);
+      const own = join(dist, written[0] as string);
+      const { mtimeMs } = await stat(own);
+      const second = await runBuiltCli(argv, { cwd: dir, ...flagged });
+      expect([second.code, second.stdout]).toEqual([1, expected]);
+      expect((await stat(own)).mtimeMs).toBe(mtimeMs);
+      expect(await readFile(join(dist, 'the-loop.cjs.cache'))).toEqual(shipped);
+
+      const quiet = await runBuiltCli(argv, { cwd: dir, env: { NODE_OPTIONS: '--no-warnings' } });
+      expect([quiet.code, quiet.stdout]).toEqual([1, expected]);
+      expect((await ownCaches()).filter((name) => !before.includes(name))).toEqual(written);
+    } finally {
+      for (const name of (await ownCaches()).filter((name) => !before.includes(name))) await rm(join(dist, name), { force: true });
+    }
   });
 });

@@ -15,6 +15,8 @@ interface Setup {
   /** Whether the run reads through the artifact cache (and a report the result cache beside it). */
   readonly cache: boolean;
   readonly shared: SharedChunks;
+  /** The V8 code cache the worker's entry compiles the bundle through, before this runs (scripts/cli-bundle.mjs). */
+  readonly codeCache: string | undefined;
 }
 
 /** Evaluate chunks for the report or check that started this worker until every chunk is taken. */

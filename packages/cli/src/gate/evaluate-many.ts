@@ -92,10 +92,10 @@ const WORKER_ITEMS = 96;
  * `IN_MEMORY_ITEMS`), the items are kept. Over `WORKER_ITEMS` or more, worker threads take
  * chunks beside this thread: at once when there is no cache (every item is parsed, and Markdown
  * parsing is CPU-bound), else when the first, small chunks show that the rest would take long (a
- * cold cache). `workerFile` is the worker entry's absolute path, absent when running from source.
+ * cold cache). `worker` is how a worker thread starts, absent when running from source.
  */
-export async function evaluateForReport(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
-  const { shared, parts } = await evaluateInChunks(repo, ids, workerFile, spool, { kind: 'report', style });
+export async function evaluateForReport(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
+  const { shared, parts } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'report', style });
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   let complete = 0;
   for (const part of parts) {
@@ -111,8 +111,8 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
  * (spooled past `IN_MEMORY_ITEMS`, shared with worker threads from `WORKER_ITEMS`): each result
  * is rendered in `style` where it was evaluated and let go; only the failing ids are kept.
  */
-export async function checkForSet(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, style: CheckStyle, failOn: FailOn, options: EvaluateOptions): Promise<SpooledChecks> {
-  const { shared, parts } = await evaluateInChunks(repo, ids, workerFile, spool, { kind: 'check', style, failOn, options });
+export async function checkForSet(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined, spool: string | undefined, style: CheckStyle, failOn: FailOn, options: EvaluateOptions): Promise<SpooledChecks> {
+  const { shared, parts } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'check', style, failOn, options });
   const failing: string[] = [];
   for (const part of parts) {
     if (part.kind !== 'check') throw new Error('a check chunk was evaluated for a report');
@@ -123,7 +123,7 @@ export async function checkForSet(repo: Repo, ids: readonly string[], workerFile
 
 // Every chunk of `ids` evaluated for `job`, on this thread and on workers when they pay; the
 // chunks' results in order, every one of them there.
-async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: string | undefined, spool: string | undefined, job: ChunkJob): Promise<{ shared: SharedChunks; parts: ChunkResult[] }> {
+async function evaluateInChunks(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined, spool: string | undefined, job: ChunkJob): Promise<{ shared: SharedChunks; parts: ChunkResult[] }> {
   // Fewer items than a worker pays for need no count of processors (nor the module that gives it).
   const threads = ids.length < WORKER_ITEMS ? 1 : Math.min(process.getBuiltinModule('node:os').availableParallelism(), 4);
   const shared: SharedChunks = { chunks: chunked(ids, threads), spool, job, next: new Int32Array(new SharedArrayBuffer(4)) };
@@ -131,12 +131,12 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], workerFile: 
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
   const startWorkers = (): void => {
-    if (!workerFile || threads < 2) return;
+    if (!worker || threads < 2) return;
     for (let i = 1; i < threads; i += 1) {
-      const worker = runWorker(workerFile, repo, shared, (at, totals) => (parts[at] = totals));
+      const running = runWorker(worker, repo, shared, (at, totals) => (parts[at] = totals));
       // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
-      worker.catch(() => undefined);
-      workers.push(worker);
+      running.catch(() => undefined);
+      workers.push(running);
     }
   };
   const cold = repo.cache === undefined;
@@ -230,12 +230,19 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
   return part;
 }
 
+/** What starts a worker thread: its entry file, and the V8 code cache its entry compiles the bundle through (bundle-dir.ts). */
+export interface WorkerEntry {
+  readonly file: string;
+  readonly codeCache: string | undefined;
+}
+
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
-function runWorker(file: string, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkResult) => void): Promise<void> {
+function runWorker(entry: WorkerEntry, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkResult) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared } });
+    // `codeCache` is read by the worker's entry, before the bundle runs (scripts/cli-bundle.mjs).
+    const worker = new Worker(entry.file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared, codeCache: entry.codeCache } });
     worker.on('message', (message: { chunk: number; totals: ChunkResult }) => done(message.chunk, message.totals));
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a ${shared.job.kind} worker exited with code ${code} before finishing its work`))));
