@@ -31,9 +31,10 @@ const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
 // run keeps a cache of its own, named for its options, rather than overwrite the build's: runs
 // with and without the options would each rewrite it in turn, every rewrite holding only what its
 // own run compiled. Options that change no flag of V8's still use the build's cache (decision 177).
-const shipped = `${bundle}${manyItems ? '.many-items' : ''}.cache`;
+const kind = `${bundle}${manyItems ? '.many-items' : ''}`;
+const shipped = `${kind}.cache`;
 const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
-const cacheFile = options === '' ? shipped : `${bundle}${manyItems ? '.many-items' : ''}.${fingerprint(options)}.cache`;
+const cacheFile = options === '' ? shipped : `${kind}.${fingerprint(options)}.cache`;
 let source;
 try {
   // ASCII, as the build leaves it: read as Latin-1, the bytes copied without UTF-8's checks.
