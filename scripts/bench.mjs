@@ -30,8 +30,8 @@ const work = mkdtempSync(join(tmpdir(), 'the-loop-bench-'));
 const rows = [];
 const load = [loadavg()[0]];
 let missed = 0;
+const say = (text) => process.stderr.write(`bench: ${text}\n`);
 try {
-  const say = (text) => process.stderr.write(`bench: ${text}\n`);
   say('writing the corpora');
   const one = generateCorpus(join(work, 'one'), 1, { bytes: 33_500, ids: ['item-36k'] });
   const real = generateCorpus(join(work, 'real34'), 34, { bytes: 22_500 });
@@ -114,6 +114,7 @@ try {
     const budget = count === 10_000 ? '≤ 5 s, ≤ 300 MB' : '≤ 300 MB';
     const within = scale[count].rss <= 300 * 1024 && (count !== 10_000 || scale[count].ms <= 5000);
     row(`report, ${count.toLocaleString('en')} items (${mb(count * 25_600)}), cold`, fmt(scale[count].ms), budget, within, scale[count].rss);
+    if (count === 1000) baselinedRow(dir);
     rmSync(dir, { recursive: true, force: true });
   }
 
@@ -138,6 +139,24 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.exitCode = missed > 0 ? 1 : 0;
+
+// A repository that adopted the-loop with `baseline` applies it to every work item of a report:
+// the same report with every finding accepted, against it without, alternated.
+function baselinedRow(dir) {
+  say('baseline over 1,000 items, and the report with it');
+  const plain = { argv: [bin, 'report', '--repo', dir, '--format', 'json', '--no-cache'] };
+  const without = [];
+  const baselined = [];
+  for (let round = 0; round < 3; round += 1) {
+    rmSync(join(dir, '.the-loop'), { recursive: true, force: true });
+    without.push(run(plain));
+    run({ argv: [bin, 'baseline', '--repo', dir] });
+    baselined.push(run(plain));
+  }
+  const ratio = median(baselined.map((r) => r.ms)) / median(without.map((r) => r.ms));
+  const rss = Math.max(...baselined.map((r) => r.rss));
+  row('report, same 1,000 items, every finding baselined, cold', `${fmt(median(baselined.map((r) => r.ms)))} (${ratio.toFixed(2)}× without)`, '≤ 1.5× without', ratio <= 1.5 && rss <= 300 * 1024, rss);
+}
 
 function row(label, measured, budget, within, rss) {
   if (!within) missed += 1;

@@ -59,6 +59,17 @@ describe('the baseline: fingerprints that survive unrelated edits', () => {
     expect(after.nodes.flatMap((n) => n.findings).every((d) => d.baselined === true)).toBe(true);
   });
 
+  it('accepts as many findings each time one baseline is applied, as a run applies it to every work item', () => {
+    const baseline = baselineFor(input(TASKS));
+    const grown = input(`${TASKS}- [ ] Write the importer\n`);
+    // The same item twice (a hook evaluates it again), another beside it, then the first again:
+    // what one application used up is not taken from the next.
+    expect(marked(grown, baseline).tasks).toEqual(['3 baselined', '5 baselined', '6 new']);
+    expect(marked(grown, baseline).tasks).toEqual(['3 baselined', '5 baselined', '6 new']);
+    expect(marked(input(TASKS.replaceAll('importer', 'exporter')), baseline).tasks).toEqual(['3 new', '5 new']);
+    expect(marked(input(TASKS), baseline).tasks).toEqual(['3 baselined', '5 baselined']);
+  });
+
   it('never baselines a rule that keeps the gate failing closed', () => {
     const item = { ...input(TASKS), graphStateIssues: [{ file: `${DIR}/graph-state.json`, line: 1, column: 1, message: 'not valid JSON' }] };
     const baseline = baselineFor(item);
