@@ -121,6 +121,39 @@ describe('the-loop baseline on a drifted corpus', () => {
   });
 });
 
+describe('the-loop baseline over many work items', () => {
+  it('writes from worker threads the file one thread writes, and none when a worker dies', async () => {
+    // About 25 KB of requirements an item with findings in each, as in the set's check: long
+    // enough for workers to take chunks; a baseline never reads the artifact cache, so the built
+    // CLI starts its workers at once.
+    const body = Array.from({ length: 100 }, (_, i) => `## Part ${i}\n\nThe *service* keeps \`token ${i}\` on the server.\n\n| field | rule |\n|---|---|\n| f${i} | kept |\n\n- [ ] open ${i}\n`).join('\n');
+    const files: Record<string, string> = { '.the-loop/harness-config.yaml': graphConfig() };
+    for (let n = 0; n < 150; n += 1) {
+      const id = `item-${String(n).padStart(3, '0')}`;
+      files[`docs/specs/${id}/requirements.md`] = `${LOCKED}\n${body}`;
+      files[`docs/specs/${id}/tasks.md`] = n % 3 === 0 ? TASKS_OPEN : `${TASKS_OPEN}- [ ] item ${n}\n`;
+    }
+    const one = await makeRepo(files);
+    const threads = await makeRepo(files);
+    // From source a set is evaluated on one thread.
+    const single = await run(['baseline', '--format', 'json'], one);
+    const shared = await runBuiltCli(['baseline', '--format', 'json'], { cwd: threads });
+    expect([shared.code, shared.stdout]).toEqual([single.code, single.stdout]);
+    expect(JSON.parse(shared.stdout)).toMatchObject({ workItems: 150, findings: expect.any(Number) });
+    expect(JSON.parse(shared.stdout).findings).toBeGreaterThan(150);
+    const written = await readFile(join(threads, '.the-loop/baseline.json'), 'utf8');
+    expect(written).toBe(await readFile(join(one, '.the-loop/baseline.json'), 'utf8'));
+
+    const preload = join(await mkdtemp(join(tmpdir(), 'the-loop-preload-')), 'worker-dies.cjs');
+    await writeFile(preload, "if (!require('node:worker_threads').isMainThread) process.exit(3);\n");
+    const died = await runBuiltCli(['baseline', '--update', '--format', 'json'], { cwd: threads, env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect([died.code, died.stdout]).toEqual([2, '']);
+    expect(died.stderr).toContain('a baseline worker exited with code 3 before finishing its work');
+    // The baseline it would have rewritten is left as it was.
+    expect(await readFile(join(threads, '.the-loop/baseline.json'), 'utf8')).toBe(written);
+  }, 60_000);
+});
+
 describe('the hooks honour the baseline', () => {
   it('the Stop hook and the pre-push gate let a committed, pushed baselined finding through and stop a new one', async () => {
     const remote = await mkdtemp(join(tmpdir(), 'the-loop-remote-'));

@@ -1,9 +1,9 @@
 import { BASELINE_FILE, baselineGrowth, baselineOf } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { formatJson } from '../format/json.js';
-import { baselineEntriesFromDisk } from '../gate/evaluate.js';
+import { workerEntry } from '../bundle-dir.js';
+import { baselineForSet } from '../gate/evaluate-many.js';
 import { loadBaseline, saveBaseline } from '../workspace/baseline-file.js';
-import { mapLimit } from '../workspace/map-limit.js';
 import { specRootWorkItems } from '../workspace/read-work-item.js';
 import { openRepo } from '../workspace/repo.js';
 import { oneOf, parseOptions, type Command } from './command.js';
@@ -30,7 +30,7 @@ export const command: Command = {
     const previous = await loadBaseline(repo);
     if (previous && values.update !== true) throw new UsageError(`${BASELINE_FILE} exists; run \`the-loop baseline --update\` to rewrite it from today's findings`);
     const ids = await specRootWorkItems(repo, env.stderr, true);
-    const perItem = await mapLimit(ids, 16, (id) => baselineEntriesFromDisk(repo, id));
+    const perItem = await baselineForSet(repo, ids, workerEntry());
     const entries = perItem.flat();
     const baseline = baselineOf(entries);
     await saveBaseline(repo, baseline);

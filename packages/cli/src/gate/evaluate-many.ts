@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countItem, emptyTotals, mergeTotals, type ReportTotals } from '@the-loop/core';
+import { countItem, emptyTotals, mergeTotals, type BaselineEntry, type ReportTotals } from '@the-loop/core';
 import { failsCheck, type FailOn } from '@the-loop/hooks';
 import { checkEntry, type CheckStyle } from '../format/check-set.js';
 import { rendererOf, type ReportStyle } from '../format/report.js';
-import { evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
+import { baselineEntriesFromDisk, evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import { artifactNames } from '../workspace/read-work-item.js';
@@ -12,10 +12,10 @@ import type { Repo } from '../workspace/repo.js';
 
 /**
  * What evaluating some work items in order leaves: for a report their totals and how many of them
- * are complete, for a check the ids of those that fail; and their text when it is kept in memory
- * (there is no spool).
+ * are complete, for a check the ids of those that fail, and their text when it is kept in memory
+ * (there is no spool); for a baseline each item's entries.
  */
-export type ChunkResult = ReportChunk | CheckChunk;
+export type ChunkResult = ReportChunk | CheckChunk | BaselineChunk;
 
 interface ReportChunk {
   readonly kind: 'report';
@@ -30,10 +30,16 @@ interface CheckChunk {
   readonly text?: string;
 }
 
-/** What every thread does with a chunk's work items: evaluate them for the report, or check them (a set's `check`). */
+interface BaselineChunk {
+  readonly kind: 'baseline';
+  readonly entries: readonly (readonly BaselineEntry[])[];
+}
+
+/** What every thread does with a chunk's work items: evaluate them for the report, check them (a set's `check`), or take their baseline entries. */
 export type ChunkJob =
   | { readonly kind: 'report'; readonly style: ReportStyle }
-  | { readonly kind: 'check'; readonly style: CheckStyle; readonly failOn: FailOn; readonly options: EvaluateOptions };
+  | { readonly kind: 'check'; readonly style: CheckStyle; readonly failOn: FailOn; readonly options: EvaluateOptions }
+  | { readonly kind: 'baseline' };
 
 /** The report over many work items: its totals, and its items' text in order, read one chunk at a time. */
 export interface SpooledReport {
@@ -95,11 +101,11 @@ const WORKER_ITEMS = 96;
  * cold cache). `worker` is how a worker thread starts, absent when running from source.
  */
 export async function evaluateForReport(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined, spool: string | undefined, style: ReportStyle): Promise<SpooledReport> {
-  const { shared, parts } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'report', style });
+  const { shared, parts: all } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'report', style });
+  const parts = partsOf(all, 'report');
   const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
   let complete = 0;
   for (const part of parts) {
-    if (part.kind !== 'report') throw new Error('a report chunk was evaluated as a check');
     mergeTotals(totals, part.totals);
     complete += part.complete;
   }
@@ -112,13 +118,31 @@ export async function evaluateForReport(repo: Repo, ids: readonly string[], work
  * is rendered in `style` where it was evaluated and let go; only the failing ids are kept.
  */
 export async function checkForSet(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined, spool: string | undefined, style: CheckStyle, failOn: FailOn, options: EvaluateOptions): Promise<SpooledChecks> {
-  const { shared, parts } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'check', style, failOn, options });
+  const { shared, parts: all } = await evaluateInChunks(repo, ids, worker, spool, { kind: 'check', style, failOn, options });
+  const parts = partsOf(all, 'check');
   const failing: string[] = [];
-  for (const part of parts) {
-    if (part.kind !== 'check') throw new Error('a check chunk was evaluated for a report');
-    failing.push(...part.failing);
-  }
+  for (const part of parts) failing.push(...part.failing);
   return { count: ids.length, failing, texts: () => chunkTexts(shared, parts) };
+}
+
+/**
+ * Every work item's baseline entries (today's findings), in id order, evaluated as a report's
+ * items are (shared with worker threads when they pay). Only the entries are kept: the baseline
+ * file holds them all.
+ */
+export async function baselineForSet(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined): Promise<BaselineEntry[][]> {
+  const { parts } = await evaluateInChunks(repo, ids, worker, undefined, { kind: 'baseline' });
+  const entries: BaselineEntry[][] = [];
+  for (const part of partsOf(parts, 'baseline')) for (const own of part.entries) entries.push([...own]);
+  return entries;
+}
+
+// The chunks' results, each checked to be of the kind of job that was asked for.
+function partsOf<K extends ChunkResult['kind']>(parts: readonly ChunkResult[], kind: K): Extract<ChunkResult, { kind: K }>[] {
+  return parts.map((part) => {
+    if (part.kind !== kind) throw new Error(`a ${kind} chunk was evaluated for a ${part.kind}`);
+    return part as Extract<ChunkResult, { kind: K }>;
+  });
 }
 
 // Every chunk of `ids` evaluated for `job`, on this thread and on workers when they pay; the
@@ -161,7 +185,7 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], worker: Work
 }
 
 // The text of every chunk's items in order: kept, or read back from the spool a chunk at a time.
-function* chunkTexts(shared: SharedChunks, parts: readonly ChunkResult[]): Generator<string> {
+function* chunkTexts(shared: SharedChunks, parts: readonly (ReportChunk | CheckChunk)[]): Generator<string> {
   for (const [chunk, part] of parts.entries()) yield part.text ?? readFileSync(chunkFile(shared, chunk), 'utf8');
 }
 
@@ -199,28 +223,24 @@ function chunkFile(shared: SharedChunks, chunk: number): string {
  * Evaluate a chunk of work items in order, render their entries (in the report, or in the set's
  * check), write that text to the chunk's file (or keep it with no spool), and give their totals
  * (or the ids of those that fail). Rendered here, the items are never serialised to be read back,
- * and the thread that writes the output only copies text.
+ * and the thread that writes the output only copies text. A baseline's chunk gives its items'
+ * entries, and no text.
  */
 export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: number): Promise<ChunkResult> {
   const ids = shared.chunks[chunk] ?? [];
+  const { job } = shared;
+  if (job.kind === 'baseline') return { kind: 'baseline', entries: await mapLimit(ids, inFlight(repo, job), (id) => baselineEntriesFromDisk(repo, id)) };
   const count = shared.chunks.reduce((sum, chunkIds) => sum + chunkIds.length, 0);
   const first = shared.chunks.slice(0, chunk).reduce((sum, chunkIds) => sum + chunkIds.length, 0);
-  const { job } = shared;
   let part: ChunkResult;
   let text: string;
-  // Eight at a time: reading is synchronous, but a cache's writes and a check's git calls are
-  // not; each item in flight holds its texts, and 32 of them took 80 MB more at 10,000 items.
-  // A report with neither a cache nor approvals read from the forge waits on nothing an item
-  // does alone (the evidence's snapshot of the repository is taken once for all): one at a time,
-  // each item's texts are let go before the next is read, and the collector copies less.
   if (job.kind === 'check') {
-    const results = await mapLimit(ids, 8, (id) => evaluateFromDisk(repo, id, job.options));
+    const results = await mapLimit(ids, inFlight(repo, job), (id) => evaluateFromDisk(repo, id, job.options));
     text = results.map((result, index) => checkEntry(job.style, result, first + index, count)).join('');
     part = { kind: 'check', failing: results.filter((result) => failsCheck(result, job.failOn)).map((result) => result.workItem) };
   } else {
     const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
-    const inFlight = repo.cache === undefined && loadRuntimeConfig(repo).approvals.source === 'local' ? 1 : 8;
-    const results = await mapLimit(ids, inFlight, (id) => reportItemFromDisk(repo, id));
+    const results = await mapLimit(ids, inFlight(repo, job), (id) => reportItemFromDisk(repo, id));
     const renderer = rendererOf(job.style);
     text = results.map((result, index) => renderer.item(countItem(totals, result), first + index, count)).join('');
     part = { kind: 'report', totals, complete: results.filter((result) => result.ok).length };
@@ -228,6 +248,16 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
   if (shared.spool === undefined) return { ...part, text };
   writeFileSync(chunkFile(shared, chunk), text);
   return part;
+}
+
+// How many of a chunk's work items are evaluated at once. Eight: reading is synchronous, but a
+// cache's writes and a check's git calls are not; each item in flight holds its texts, and 32 of
+// them took 80 MB more at 10,000 items. A report or a baseline with neither a cache nor approvals
+// read from the forge waits on nothing an item does alone (the evidence's snapshot of the
+// repository is taken once for all): one at a time, each item's texts are let go before the next
+// is read, and the collector copies less.
+function inFlight(repo: Repo, job: ChunkJob): number {
+  return job.kind !== 'check' && repo.cache === undefined && loadRuntimeConfig(repo).approvals.source === 'local' ? 1 : 8;
 }
 
 /** What starts a worker thread: its entry file, and the V8 code cache its entry compiles the bundle through (bundle-dir.ts). */
