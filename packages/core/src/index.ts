@@ -28,8 +28,8 @@ export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 export type { ApprovalSource } from './gate/inputs.js';
 
-export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
-export type { Baseline, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
+export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineCounts, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
+export type { Baseline, BaselineCounts, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
 export { baselineGrew } from './rules/baseline-grown.js';
 export { FIXED_RULES, RulesSchema, applyRuleLevels } from './config/rule-levels.js';
 export type { RuleLevel, RuleLevels } from './config/rule-levels.js';

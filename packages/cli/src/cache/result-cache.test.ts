@@ -127,6 +127,15 @@ describe('the result cache', () => {
     const kept = await entries(root);
     await agreed(root);
     expect(await entries(root)).toEqual(kept);
+    // A baseline entry's message is for whoever reviews the file: editing it changes no result.
+    const baseline = join(root, '.the-loop/baseline.json');
+    const text = await readFile(baseline, 'utf8');
+    const doc = JSON.parse(text) as { findings: { message: string }[] };
+    for (const entry of doc.findings) entry.message = `reviewed: ${entry.message}`;
+    await writeFile(baseline, `${JSON.stringify(doc, null, 2)}\n`);
+    expect(await readFile(baseline, 'utf8')).not.toBe(text);
+    await agreed(root);
+    expect(await entries(root)).toEqual(kept);
   });
 
   it('reports as without it when evidence records, or the files they depend on outside the work item, change', async () => {

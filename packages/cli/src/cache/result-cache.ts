@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FACTS_JSON_FORMAT, PARSER_VERSION, RULE_IDS, type Baseline, type Diagnostic, type ReportInput, type WorkItemInput } from '@the-loop/core';
+import { FACTS_JSON_FORMAT, PARSER_VERSION, RULE_IDS, type BaselineCounts, type Diagnostic, type ReportInput, type WorkItemInput } from '@the-loop/core';
 import { bundleIdentity } from '../bundle-dir.js';
 import { LOCAL_DIR } from '../state/local-state.js';
 import { VERSION } from '../version.js';
@@ -45,30 +45,31 @@ export function resultCache(root: string): ResultCache {
   };
 }
 
-// What every work item of a run shares in its key: the code, the configuration and the baseline.
-const runParts = new WeakMap<Repo, Map<Baseline | undefined, string>>();
+// What every work item of a run shares in its key: the code, the configuration and the baseline's counts.
+const runParts = new WeakMap<Repo, Map<BaselineCounts | undefined, string>>();
 
 /**
  * SHA-256 over a canonical encoding of everything `evaluateWorkItem` and `applyBaseline` read:
  * the code that evaluates (the CLI's version and bundle, the parser and the facts' form), the
- * compiled configuration and the runtime configuration, the baseline, and the work item's whole
+ * compiled configuration and the runtime configuration, the baseline's counts (what applying it
+ * reads: its messages change no result), and the work item's whole
  * input, with each artifact's contents stood for by the SHA-256 of its bytes. The input is
  * encoded by walking it, not by naming its fields: a field added later is keyed without a
  * change here, and a value the walk does not know how to encode (a function, a class instance,
  * a getter) makes the item unkeyable, so it is evaluated and not kept.
  */
-export function resultKey(repo: Repo, input: WorkItemInput, baseline: Baseline | undefined): string | undefined {
+export function resultKey(repo: Repo, input: WorkItemInput, accepted: BaselineCounts | undefined): string | undefined {
   try {
     let byBaseline = runParts.get(repo);
     if (!byBaseline) {
       byBaseline = new Map();
       runParts.set(repo, byBaseline);
     }
-    let run = byBaseline.get(baseline);
+    let run = byBaseline.get(accepted);
     if (run === undefined) {
       const code = [RESULT_FORMAT, VERSION, bundleIdentity(), PARSER_VERSION, FACTS_JSON_FORMAT];
-      run = sha256(encode([code, repo.config, loadRuntimeConfig(repo), baseline ?? null]));
-      byBaseline.set(baseline, run);
+      run = sha256(encode([code, repo.config, loadRuntimeConfig(repo), accepted ?? null]));
+      byBaseline.set(accepted, run);
     }
     return sha256(`${run}\n${encode(input)}`);
   } catch {

@@ -1,6 +1,7 @@
 import {
   APPROVER_ROLE,
   applyBaseline,
+  baselineCounts,
   baselineEntries,
   CONFIG_FILES,
   EVIDENCE_DIR,
@@ -10,6 +11,7 @@ import {
   loginsWithRole,
   planFromFiles,
   toReportInput,
+  type BaselineCounts,
   type BaselineEntry,
   type Diagnostic,
   type GateOutcome,
@@ -24,7 +26,7 @@ import { join } from 'node:path';
 import { readRecords } from '../evidence/records.js';
 import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
-import { loadBaseline } from '../workspace/baseline-file.js';
+import { loadBaselineCounts } from '../workspace/baseline-file.js';
 import { findingsDigest, sha256 } from '../workspace/digest.js';
 import { artifactNames, readWorkItem, withFacts } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
@@ -56,9 +58,10 @@ export interface EvaluateOptions {
  * `.the-loop/baseline.json` accepts (see `options.baseline`) are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  const [input, baseline] = await Promise.all([gatherInput(repo, id, options), options.baseline === 'committed' ? baselineAsCommitted(repo) : loadBaseline(repo)]);
+  const committed = (): Promise<BaselineCounts | undefined> => baselineAsCommitted(repo).then((baseline) => baseline && baselineCounts(baseline));
+  const [input, accepted] = await Promise.all([gatherInput(repo, id, options), options.baseline === 'committed' ? committed() : loadBaselineCounts(repo)]);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
-  return baseline ? applyBaseline(result, input, baseline, sha256) : result;
+  return accepted ? applyBaseline(result, input, accepted, sha256) : result;
 }
 
 /**
@@ -71,13 +74,13 @@ export async function evaluateFromDisk(repo: Repo, id: string, options: Evaluate
 export async function reportItemFromDisk(repo: Repo, id: string): Promise<ReportInput> {
   const results = repo.results;
   if (!results || loadRuntimeConfig(repo).approvals.source !== 'local') return toReportInput(await evaluateFromDisk(repo, id));
-  const [read, baseline] = await Promise.all([readInput(repo, id, {}, true), loadBaseline(repo)]);
-  const key = results.key(repo, read, baseline);
+  const [read, accepted] = await Promise.all([readInput(repo, id, {}, true), loadBaselineCounts(repo)]);
+  const key = results.key(repo, read, accepted);
   const kept = key === undefined ? undefined : results.read(key, id);
   if (kept) return kept;
   const input = await withFacts(read);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
-  const item = toReportInput(baseline ? applyBaseline(result, input, baseline, sha256) : result);
+  const item = toReportInput(accepted ? applyBaseline(result, input, accepted, sha256) : result);
   if (key !== undefined) await results.write(key, item);
   return item;
 }

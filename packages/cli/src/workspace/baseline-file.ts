@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BASELINE_FILE, parseBaseline, serializeBaseline, type Baseline } from '@the-loop/core';
+import { BASELINE_FILE, baselineCounts, parseBaseline, serializeBaseline, type Baseline, type BaselineCounts } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { READ_LIMITS } from '../limits.js';
@@ -8,15 +8,34 @@ import { readRepositoryFile } from './read-file.js';
 import type { Repo } from './repo.js';
 
 const cache = new WeakMap<Repo, Promise<Baseline | undefined>>();
+const counted = new WeakMap<Repo, Promise<BaselineCounts | undefined>>();
 
 /** The repository's baseline, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
 export function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
   let loaded = cache.get(repo);
   if (!loaded) {
-    loaded = readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : parsed(text)));
+    loaded = readBaseline(repo);
     cache.set(repo, loaded);
   }
   return loaded;
+}
+
+/**
+ * What applying the repository's baseline reads of it (its counts), worked out once per command:
+ * every work item of a run is marked through them, and the entries are not kept for that unless
+ * the command read them whole anyway. A broken file is exit 2, as {@link loadBaseline} has it.
+ */
+export function loadBaselineCounts(repo: Repo): Promise<BaselineCounts | undefined> {
+  let loaded = counted.get(repo);
+  if (!loaded) {
+    loaded = (cache.get(repo) ?? readBaseline(repo)).then((baseline) => baseline && baselineCounts(baseline));
+    counted.set(repo, loaded);
+  }
+  return loaded;
+}
+
+function readBaseline(repo: Repo): Promise<Baseline | undefined> {
+  return readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : parsed(text)));
 }
 
 /** A baseline's text as read from somewhere (the working tree, a commit), parsed or exit 2. */
@@ -33,5 +52,6 @@ export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<stri
   await fs.mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text);
   cache.set(repo, Promise.resolve(baseline));
+  counted.delete(repo);
   return text;
 }

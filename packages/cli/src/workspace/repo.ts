@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type Baseline, type Collaborator, type HarnessConfig, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type BaselineCounts, type Collaborator, type HarnessConfig, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readFrom, sha256 } from './digest.js';
 import { readRepositoryFile } from './read-file.js';
@@ -13,7 +13,7 @@ export interface ArtifactCache {
 /** Work items' report entries kept by a key over everything their evaluation reads (decision 153). */
 export interface ResultCache {
   /** The key of a work item's entry, or undefined when some input cannot be keyed (then nothing is kept). */
-  key(repo: Repo, input: WorkItemInput, baseline: Baseline | undefined): string | undefined;
+  key(repo: Repo, input: WorkItemInput, accepted: BaselineCounts | undefined): string | undefined;
   /** The entry kept under `key` for work item `id`, if there is one of the right shape. */
   read(key: string, id: string): ReportInput | undefined;
   /** Keep an entry; a failure to write is no failure of the run. */

@@ -88,14 +88,26 @@ export function baselineOf(entries: readonly BaselineEntry[]): Baseline {
 }
 
 /**
+ * What applying a baseline reads of it: how many findings it accepts for each rule, file and
+ * line digest. A run works it out once and applies it to every work item; the entries' messages
+ * and the rest of the file need not be kept for that (a baseline near its size cap held about
+ * 30 MB in every thread of a report, and the heap grew by twice that).
+ */
+export type BaselineCounts = ReadonlyMap<string, number>;
+
+/** The counts {@link applyBaseline} reads of a baseline. */
+export function baselineCounts(baseline: Baseline): BaselineCounts {
+  return new Map(baseline.findings.map((entry) => [keyOf(entry), entry.count]));
+}
+
+/**
  * Mark the findings the baseline accepts `baselined: true`: for each rule, file and line text,
  * as many as the baseline counts, in order. Baselined findings no longer fail the result, so a
  * work item whose only errors are baselined is `ok`; where it stands in the graph is unchanged.
  */
-export function applyBaseline(result: WorkItemResult, input: Pick<WorkItemInput, 'dir' | 'files'>, baseline: Baseline, digest: (text: string) => string): WorkItemResult {
-  if (baseline.findings.length === 0) return result;
+export function applyBaseline(result: WorkItemResult, input: Pick<WorkItemInput, 'dir' | 'files'>, accepted: BaselineCounts, digest: (text: string) => string): WorkItemResult {
+  if (accepted.size === 0) return result;
   const fingerprintOf = fingerprints(input, digest);
-  const recorded = countsOf(baseline);
   // How many of each entry's findings this work item has used up so far.
   const used = new Map<string, number>();
   // The nodes' findings and the result's are the same objects, so one map marks both.
@@ -104,7 +116,7 @@ export function applyBaseline(result: WorkItemResult, input: Pick<WorkItemInput,
     if (FIXED_RULES.has(finding.ruleId)) continue;
     const key = keyOf(fingerprintOf(finding));
     const taken = used.get(key) ?? 0;
-    if (taken >= (recorded.get(key) ?? 0)) continue;
+    if (taken >= (accepted.get(key) ?? 0)) continue;
     used.set(key, taken + 1);
     marked.set(finding, { ...finding, baselined: true });
   }
@@ -117,19 +129,6 @@ export function applyBaseline(result: WorkItemResult, input: Pick<WorkItemInput,
     nodes: result.nodes.map((node) => ({ ...node, findings: node.findings.map(mark) })),
     findings,
   };
-}
-
-// Each baseline's counts by key, worked out once: a run applies the same baseline to every work
-// item, and counting it again for each made a report over n items with a baseline of their
-// findings take time in n squared (10,000 items and 48,000 entries: minutes).
-const counts = new WeakMap<Baseline, ReadonlyMap<string, number>>();
-function countsOf(baseline: Baseline): ReadonlyMap<string, number> {
-  let known = counts.get(baseline);
-  if (known === undefined) {
-    known = new Map(baseline.findings.map((entry) => [keyOf(entry), entry.count]));
-    counts.set(baseline, known);
-  }
-  return known;
 }
 
 /** How much one entry grew: what was recorded before (0 when it is new) and what is recorded now. */
