@@ -67,11 +67,11 @@ describe('check over a set of work items', () => {
       files[`docs/specs/${id}/tasks.md`] = n % 3 === 0 ? TASKS_OPEN : TASKS_DONE;
     }
     const dir = await makeRepo(files);
-    for (const format of ['json', 'table']) {
+    for (const format of ['json', 'table', 'github']) {
       // From source a set is checked on one thread; the built CLI without a cache starts its workers at once.
       const one = await runCli(['check', '--all', '--format', format, '--no-cache'], { cwd: dir });
       const threads = await runBuiltCli(['check', '--all', '--format', format, '--no-cache'], { cwd: dir });
-      expect([threads.code, threads.stdout]).toEqual([one.code, one.stdout]);
+      expect([threads.code, threads.stdout, threads.stderr]).toEqual([one.code, one.stdout, one.stderr]);
     }
     const preload = join(await mkdtemp(join(tmpdir(), 'the-loop-preload-')), 'worker-dies.cjs');
     await writeFile(preload, "if (!require('node:worker_threads').isMainThread) process.exit(3);\n");
@@ -205,6 +205,15 @@ describe('--format github', () => {
     expect(lines.some((l) => l.startsWith('::warning file=docs/specs/open/execution-log.md,line=2,col=8,title=the-loop phase-mismatch'))).toBe(true);
     expect(lines.every((l) => /^::(error|warning) file=[^,]+(,line=\d+,col=\d+)?,title=[^:]+::[^\n]*$/.test(l))).toBe(true);
     expect(out.stderr).toContain('the-loop: 3 work items checked; blocking: draft, open');
+  });
+
+  it('names the first twenty blocking work items in its summary line, and counts the rest', async () => {
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 25; n += 1) files[`docs/specs/item-${String(n).padStart(2, '0')}/tasks.md`] = TASKS_OPEN;
+    const out = await runCli(['check', '--all', '--format', 'github'], { cwd: await makeRepo(files) });
+    expect(out.code).toBe(1);
+    const named = Array.from({ length: 20 }, (_, n) => `item-${String(n).padStart(2, '0')}`).join(', ');
+    expect(out.stderr).toBe(`the-loop: 25 work items checked; blocking: ${named} and 5 more\n`);
   });
 
   it('under --fail-on block, a finding that only waits on a person is a notice, not an error beside a green run', async () => {

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { workerEntry } from '../bundle-dir.js';
 import { renderCheck, grownText } from '../format/check-set.js';
 import { colorEnabled, colorsFor } from '../format/colors.js';
-import { githubSummary, toGithubAnnotations } from '../format/github.js';
+import { githubSummary, repositoryAnnotations, toGithubAnnotations } from '../format/github.js';
 import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { checkForSet, IN_MEMORY_ITEMS } from '../gate/evaluate-many.js';
@@ -99,8 +99,8 @@ export const command: Command = {
     const grownSince = async (): Promise<readonly Diagnostic[]> => (values['changed-from'] === undefined ? [] : baselineGrownSince(repo, values['changed-from']));
     const isError = (d: Diagnostic) => d.severity === 'error';
     const evaluate = (id: string) => evaluateFromDisk(repo, id, options);
-    if (format === 'sarif' || format === 'github') {
-      // Each document is built over every result at once.
+    if (format === 'sarif') {
+      // The document is built over every result at once.
       const results = await mapLimit(ids, 16, evaluate);
       const grown = await grownSince();
       writeSet(format, results, failOn, env, rulesUrl, repo, grown);
@@ -111,6 +111,12 @@ export const command: Command = {
       const checked = await checkForSet(repo, ids, workerEntry(), spool, style, failOn, options);
       const grown = await grownSince();
       const ok = checked.failing.length === 0 && !grown.some(isError);
+      if (format === 'github') {
+        await writeInOrder(env.stdout, checked.texts());
+        await writeInOrder(env.stdout, [repositoryAnnotations(grown)]);
+        env.stderr.write(githubSummary(checked.count, checked.failing));
+        return ok ? 0 : 1;
+      }
       if (format === 'table') {
         if (checked.count === 0) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
         await writeInOrder(env.stdout, checked.texts());
@@ -143,7 +149,7 @@ function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemRes
   if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }, grown), null, 2)}\n`);
   else if (format === 'github') {
     env.stdout.write(toGithubAnnotations(results, failOn, grown));
-    env.stderr.write(githubSummary(results, failing));
+    env.stderr.write(githubSummary(results.length, failing));
   } else {
     const c = colorsFor(env.stdout, env.env);
     if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);

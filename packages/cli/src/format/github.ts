@@ -9,11 +9,17 @@ const COMMAND: Record<Level, string> = { error: 'error', warning: 'warning', not
  * of each work item, then per finding about the repository as a whole (a grown baseline).
  */
 export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: FailOn, repositoryFindings: readonly Diagnostic[] = []): string {
-  const lines = [
-    ...results.flatMap((result) => result.findings.map((d) => annotation(result.workItem, d, levelOf(result, d, failOn)))),
-    ...repositoryFindings.map((d) => annotation(undefined, d, d.severity === 'error' ? 'error' : 'warning')),
-  ];
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  return results.map((result) => resultAnnotations(result, failOn)).join('') + repositoryAnnotations(repositoryFindings);
+}
+
+/** One work item's annotations, a line each: its part of {@link toGithubAnnotations}, rendered where it was evaluated. */
+export function resultAnnotations(result: WorkItemResult, failOn: FailOn): string {
+  return result.findings.map((d) => `${annotation(result.workItem, d, levelOf(result, d, failOn))}\n`).join('');
+}
+
+/** The annotations of findings about the repository as a whole, after every work item's. */
+export function repositoryAnnotations(findings: readonly Diagnostic[]): string {
+  return findings.map((d) => `${annotation(undefined, d, d.severity === 'error' ? 'error' : 'warning')}\n`).join('');
 }
 
 function annotation(workItem: string | undefined, d: Diagnostic, level: Level): string {
@@ -34,8 +40,13 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** A one-line plain summary that follows the annotations in the log. */
-export function githubSummary(results: readonly WorkItemResult[], failedIds: readonly string[]): string {
-  const where = failedIds.length > 0 ? `; blocking: ${failedIds.join(', ')}` : '';
-  return `the-loop: ${results.length} work item${results.length === 1 ? '' : 's'} checked${where}\n`;
+// A summary names this many blocking work items at most: it is one line of the log.
+const NAMED = 20;
+
+/** A one-line plain summary that follows the annotations in the log: how many were checked, and the first of those that block. */
+export function githubSummary(count: number, failedIds: readonly string[]): string {
+  const more = failedIds.length - NAMED;
+  const named = more > 0 ? `${failedIds.slice(0, NAMED).join(', ')} and ${more} more` : failedIds.join(', ');
+  const where = failedIds.length > 0 ? `; blocking: ${named}` : '';
+  return `the-loop: ${count} work item${count === 1 ? '' : 's'} checked${where}\n`;
 }

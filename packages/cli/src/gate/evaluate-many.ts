@@ -236,7 +236,7 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
   let text: string;
   if (job.kind === 'check') {
     const results = await mapLimit(ids, inFlight(repo, job), (id) => evaluateFromDisk(repo, id, job.options));
-    text = results.map((result, index) => checkEntry(job.style, result, first + index, count)).join('');
+    text = results.map((result, index) => checkEntry(job.style, result, first + index, count, job.failOn)).join('');
     part = { kind: 'check', failing: results.filter((result) => failsCheck(result, job.failOn)).map((result) => result.workItem) };
   } else {
     const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
