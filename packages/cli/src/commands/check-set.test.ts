@@ -160,6 +160,26 @@ describe('--changed-from in a project below the repository top', () => {
 });
 
 describe('--format sarif', () => {
+  it('numbers findings across every work item, whichever thread checked each, in the layout JSON.stringify gives', async () => {
+    // A one-node graph whose gate wants evidence and no check declared: each work item gets the
+    // same finding on the configuration file, whose fingerprints count through the whole document.
+    const body = Array.from({ length: 100 }, (_, i) => `## Part ${i}\n\nThe *service* keeps \`token ${i}\` on the server.\n\n| field | rule |\n|---|---|\n| f${i} | kept |\n`).join('\n');
+    const files: Record<string, string> = {
+      '.the-loop/harness-config.yaml': 'workflow:\n  graph: {start: verified, nodes: [{id: verified, phase: verification, actor: agent, produces: requirements.md, gate: [{checksPass: true}]}], edges: []}\n',
+    };
+    for (let n = 0; n < 120; n += 1) files[`docs/specs/item-${String(n).padStart(3, '0')}/requirements.md`] = `${LOCKED}\n${body}`;
+    const dir = await makeRepo(files);
+    const one = await runCli(['check', '--all', '--format', 'sarif', '--no-cache'], { cwd: dir });
+    const threads = await runBuiltCli(['check', '--all', '--format', 'sarif', '--no-cache'], { cwd: dir });
+    expect([threads.code, threads.stdout]).toEqual([one.code, one.stdout]);
+    const log = JSON.parse(threads.stdout);
+    expect(threads.stdout).toBe(`${JSON.stringify(log, null, 2)}\n`);
+    expect((await validator())(log)).toBe(true);
+    const prints = log.runs[0].results.filter((r: { ruleId: string }) => r.ruleId === 'evidence-missing').map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints['theLoopFinding/v1']);
+    expect(prints).toHaveLength(120);
+    expect(new Set(prints).size).toBe(120);
+  }, 60_000);
+
   it('validates against the SARIF 2.1.0 schema, with rules metadata and stable fingerprints', async () => {
     const dir = await makeRepo(items);
     const out = await runCli(['check', '--all', '--format', 'sarif', '--rules-url', 'https://example.org/the-loop/docs/rules.md'], { cwd: dir });

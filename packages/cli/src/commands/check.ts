@@ -6,15 +6,14 @@ import { UsageError } from '../errors.js';
 import { workerEntry } from '../bundle-dir.js';
 import { renderCheck, grownText } from '../format/check-set.js';
 import { colorEnabled, colorsFor } from '../format/colors.js';
-import { githubSummary, repositoryAnnotations, toGithubAnnotations } from '../format/github.js';
-import { DEFAULT_RULES_URL, toSarif } from '../format/sarif.js';
+import { githubSummary, repositoryAnnotations, resultAnnotations } from '../format/github.js';
+import { DEFAULT_RULES_URL, sarifLines, sarifText } from '../format/sarif.js';
 import { evaluateFromDisk } from '../gate/evaluate.js';
 import { checkForSet, IN_MEMORY_ITEMS } from '../gate/evaluate-many.js';
 import { git, splitZ } from '../git/git.js';
 import { writeInOrder } from '../process/write-in-order.js';
-import { mapLimit } from '../workspace/map-limit.js';
 import { resolveWorkItem, specRootWorkItems } from '../workspace/read-work-item.js';
-import { openRepo, type Repo } from '../workspace/repo.js';
+import { openRepo } from '../workspace/repo.js';
 import { withScratchDir } from '../workspace/scratch.js';
 import { oneOf, parseOptions, pullRequestOption, VERSION, type Command } from './command.js';
 
@@ -79,7 +78,7 @@ export const command: Command = {
       const result = await evaluateFromDisk(repo, id, options);
       // The single-item JSON is the original contract and stays exactly as it was.
       if (format === 'json') env.stdout.write(`${JSON.stringify({ schemaVersion: 1, ...result }, null, 2)}\n`);
-      else writeSet(format, [result], failOn, env, rulesUrl);
+      else writeOne(format, result, failOn, env, rulesUrl);
       return failsCheck(result, failOn) ? 1 : 0;
     }
 
@@ -98,19 +97,15 @@ export const command: Command = {
     // A baseline may shrink silently; what it accepts since REF is reported, and fails like any error.
     const grownSince = async (): Promise<readonly Diagnostic[]> => (values['changed-from'] === undefined ? [] : baselineGrownSince(repo, values['changed-from']));
     const isError = (d: Diagnostic) => d.severity === 'error';
-    const evaluate = (id: string) => evaluateFromDisk(repo, id, options);
-    if (format === 'sarif') {
-      // The document is built over every result at once.
-      const results = await mapLimit(ids, 16, evaluate);
-      const grown = await grownSince();
-      writeSet(format, results, failOn, env, rulesUrl, repo, grown);
-      return results.some((r) => failsCheck(r, failOn)) || grown.some(isError) ? 1 : 0;
-    }
     const run = async (spool: string | undefined): Promise<number> => {
       const style = { format, color: format === 'table' && colorEnabled(env.stdout, env.env) };
       const checked = await checkForSet(repo, ids, workerEntry(), spool, style, failOn, options);
       const grown = await grownSince();
       const ok = checked.failing.length === 0 && !grown.some(isError);
+      if (format === 'sarif') {
+        await writeInOrder(env.stdout, sarifText({ version: VERSION, rulesUrl }, checked.texts(), grown));
+        return ok ? 0 : 1;
+      }
       if (format === 'github') {
         await writeInOrder(env.stdout, checked.texts());
         await writeInOrder(env.stdout, [repositoryAnnotations(grown)]);
@@ -144,16 +139,11 @@ export const command: Command = {
 };
 
 
-function writeSet(format: Exclude<Format, 'json'>, results: readonly WorkItemResult[], failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string, repo?: Repo, grown: readonly Diagnostic[] = []): void {
-  const failing = results.filter((r) => failsCheck(r, failOn)).map((r) => r.workItem);
-  if (format === 'sarif') env.stdout.write(`${JSON.stringify(toSarif(results, { version: VERSION, rulesUrl, failOn }, grown), null, 2)}\n`);
+// One work item's result in a format other than JSON, whose single-id document is its own.
+function writeOne(format: Exclude<Format, 'json'>, result: WorkItemResult, failOn: FailOn, env: Parameters<Command['run']>[1], rulesUrl: string): void {
+  if (format === 'sarif') env.stdout.write([...sarifText({ version: VERSION, rulesUrl }, [sarifLines(result, failOn)], [])].join(''));
   else if (format === 'github') {
-    env.stdout.write(toGithubAnnotations(results, failOn, grown));
-    env.stderr.write(githubSummary(results.length, failing));
-  } else {
-    const c = colorsFor(env.stdout, env.env);
-    if (results.length === 0 && repo) env.stdout.write(`No work item under ${repo.config.specDir} to check.\n`);
-    env.stdout.write(results.map((r) => renderCheck(r, c)).join('\n'));
-    env.stdout.write(grownText(grown, c));
-  }
+    env.stdout.write(resultAnnotations(result, failOn));
+    env.stderr.write(githubSummary(1, failsCheck(result, failOn) ? [result.workItem] : []));
+  } else env.stdout.write(renderCheck(result, colorsFor(env.stdout, env.env)));
 }

@@ -3,25 +3,28 @@ import type { FailOn } from '@the-loop/hooks';
 import { colorsFor, type Colors } from './colors.js';
 import { columns, formatFinding } from './findings.js';
 import { resultAnnotations } from './github.js';
+import { sarifLines } from './sarif.js';
 
 /**
- * How `check` writes the results of a set of work items: JSON entries, tables (coloured or not)
- * or GitHub annotations. Crosses threads, as a report's style does: each thread renders the
- * results it evaluates.
+ * How `check` writes the results of a set of work items: JSON entries, tables (coloured or not),
+ * GitHub annotations or SARIF's findings. Crosses threads, as a report's style does: each thread
+ * renders the results it evaluates.
  */
 export interface CheckStyle {
-  readonly format: 'json' | 'table' | 'github';
+  readonly format: 'json' | 'table' | 'github' | 'sarif';
   readonly color: boolean;
 }
 
 /**
  * A result's text at its place in the set's output (`index` of `count`): an entry of the JSON
  * document's `results`, indented where it sits and followed by its comma, its table after the
- * blank line that parts it from the one before, or its annotations (at `failOn`'s levels).
+ * blank line that parts it from the one before, its annotations, or its findings for the SARIF
+ * document, numbered where the document is written (both at `failOn`'s levels).
  */
 export function checkEntry(style: CheckStyle, result: WorkItemResult, index: number, count: number, failOn: FailOn): string {
   if (style.format === 'json') return `    ${JSON.stringify(result, null, 2).replaceAll('\n', '\n    ')}${index < count - 1 ? ',' : ''}\n`;
   if (style.format === 'github') return resultAnnotations(result, failOn);
+  if (style.format === 'sarif') return sarifLines(result, failOn);
   return `${index > 0 ? '\n' : ''}${renderCheck(result, colorsFor({ isTTY: style.color }, {}))}`;
 }
 

@@ -5,14 +5,9 @@ import { levelOf, type Level } from './level.js';
 const COMMAND: Record<Level, string> = { error: 'error', warning: 'warning', note: 'notice' };
 
 /**
- * GitHub Actions workflow commands: one `::error`/`::warning`/`::notice` annotation per finding
- * of each work item, then per finding about the repository as a whole (a grown baseline).
+ * GitHub Actions workflow commands for one work item: an `::error`, `::warning` or `::notice`
+ * annotation per finding, a line each, rendered by the thread that evaluated it.
  */
-export function toGithubAnnotations(results: readonly WorkItemResult[], failOn: FailOn, repositoryFindings: readonly Diagnostic[] = []): string {
-  return results.map((result) => resultAnnotations(result, failOn)).join('') + repositoryAnnotations(repositoryFindings);
-}
-
-/** One work item's annotations, a line each: its part of {@link toGithubAnnotations}, rendered where it was evaluated. */
 export function resultAnnotations(result: WorkItemResult, failOn: FailOn): string {
   return result.findings.map((d) => `${annotation(result.workItem, d, levelOf(result, d, failOn))}\n`).join('');
 }
