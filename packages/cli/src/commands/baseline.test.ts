@@ -112,6 +112,20 @@ describe('the-loop baseline on a drifted corpus', () => {
     expect(shrunk.code).toBe(0);
   });
 
+  it('places a grown entry at its line in the file as it is laid out, not as the-loop would write it', async () => {
+    const dir = await makeRepo({ 'docs/specs/a/tasks.md': '# Tasks\n\n- [ ] one\n- [ ] two\n' });
+    await git(dir, ['init', '-q', '-b', 'main']);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'drift']);
+    await run(['baseline'], dir);
+    // Kept by hand on one line per entry, after a line of its own for the header.
+    const doc = JSON.parse(await readFile(join(dir, '.the-loop/baseline.json'), 'utf8')) as { findings: unknown[] };
+    await writeFile(join(dir, '.the-loop/baseline.json'), `{"schemaVersion": 1,\n"findings": [\n${doc.findings.map((entry) => JSON.stringify(entry)).join(',\n')}\n]}\n`);
+    const { code, doc: set } = await json<CheckSet>(['check', '--changed-from', 'main'], dir);
+    expect(code).toBe(1);
+    expect(set.baselineGrown?.map((d) => `${d.line}:${d.column}`)).toEqual(doc.findings.map((_, index) => `${index + 3}:11`));
+  });
+
   it('treats a broken baseline as a configuration error naming its line, never as an empty one', async () => {
     const broken = await mkdtemp(join(tmpdir(), 'the-loop-baseline-'));
     await writeFiles(broken, { '.the-loop/baseline.json': '{\n  "schemaVersion": 1,\n  "findings": [{"ruleId": "tasks-incomplete"}]\n}\n', 'docs/specs/a/tasks.md': '- [ ] x\n' });

@@ -1,5 +1,5 @@
-import { applyRuleLevels, BASELINE_FILE, baselineGrew, baselineUnion, baselineWithin, serializeBaseline, type Baseline, type Diagnostic, type RuleLevels } from '@the-loop/core';
-import { loadBaseline, parsed } from '../workspace/baseline-file.js';
+import { applyRuleLevels, BASELINE_FILE, baselineGrew, baselineUnion, baselineWithin, type Baseline, type Diagnostic, type RuleLevels } from '@the-loop/core';
+import { loadBaselineFile, parsed } from '../workspace/baseline-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { git, readObjects } from '../git/git.js';
 
@@ -22,11 +22,12 @@ export async function baselineAt(root: string, rev: string): Promise<Baseline | 
  * configured level.
  */
 export async function baselineGrownSince(repo: Repo, ref: string): Promise<Diagnostic[]> {
-  const now = await loadBaseline(repo);
+  const now = await loadBaselineFile(repo);
   if (!now) return [];
   const base = (await git(repo.root, ['merge-base', ref, 'HEAD'])).toString('utf8').trim();
   const before = await baselineAt(repo.root, base);
-  return applyRuleLevels(baselineGrew(before, now, serializeBaseline(now), ref), repo.config.gate.rules);
+  // Each entry at its line in the file as it is, however it is laid out.
+  return applyRuleLevels(baselineGrew(before, now.baseline, now.text, ref), repo.config.gate.rules);
 }
 
 /**
@@ -58,10 +59,12 @@ export async function baselineGrownInPush(root: string, rules: RuleLevels, pushe
  * Undefined when the working tree has no baseline.
  */
 export async function baselineAsCommitted(repo: Repo): Promise<Baseline | undefined> {
-  const now = await loadBaseline(repo);
+  const now = await loadBaselineFile(repo);
   if (!now) return undefined;
   // No repository or no commit yet: nothing is committed, so nothing is accepted. A committed
   // baseline that does not parse stays the configuration error it is.
   const text = await baselineTextAt(repo.root, 'HEAD').catch(() => undefined);
-  return baselineWithin(now, text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at HEAD`));
+  // Unchanged since HEAD, as it is on most stops: it accepts what it holds, read once.
+  if (text === now.text) return now.baseline;
+  return baselineWithin(now.baseline, text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at HEAD`));
 }

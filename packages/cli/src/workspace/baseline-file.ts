@@ -7,11 +7,17 @@ import { READ_LIMITS } from '../limits.js';
 import { readRepositoryFile } from './read-file.js';
 import type { Repo } from './repo.js';
 
-const cache = new WeakMap<Repo, Promise<Baseline | undefined>>();
+/** The baseline file as read: its text, and the baseline it holds. */
+export interface BaselineFile {
+  readonly text: string;
+  readonly baseline: Baseline;
+}
+
+const cache = new WeakMap<Repo, Promise<BaselineFile | undefined>>();
 const counted = new WeakMap<Repo, Promise<BaselineCounts | undefined>>();
 
-/** The repository's baseline, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
-export function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
+/** The repository's baseline file, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
+export function loadBaselineFile(repo: Repo): Promise<BaselineFile | undefined> {
   let loaded = cache.get(repo);
   if (!loaded) {
     loaded = readBaseline(repo);
@@ -20,22 +26,28 @@ export function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
   return loaded;
 }
 
+/** The repository's baseline, as {@link loadBaselineFile} reads it. */
+export async function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
+  return (await loadBaselineFile(repo))?.baseline;
+}
+
 /**
  * What applying the repository's baseline reads of it (its counts), worked out once per command:
- * every work item of a run is marked through them, and the entries are not kept for that unless
- * the command read them whole anyway. A broken file is exit 2, as {@link loadBaseline} has it.
+ * every work item of a run is marked through them, and neither the text nor the entries are kept
+ * for that unless the command read them whole anyway. A broken file is exit 2, as
+ * {@link loadBaselineFile} has it.
  */
 export function loadBaselineCounts(repo: Repo): Promise<BaselineCounts | undefined> {
   let loaded = counted.get(repo);
   if (!loaded) {
-    loaded = (cache.get(repo) ?? readBaseline(repo)).then((baseline) => baseline && baselineCounts(baseline));
+    loaded = (cache.get(repo) ?? readBaseline(repo)).then((file) => file && baselineCounts(file.baseline));
     counted.set(repo, loaded);
   }
   return loaded;
 }
 
-function readBaseline(repo: Repo): Promise<Baseline | undefined> {
-  return readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : parsed(text)));
+function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
+  return readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : { text, baseline: parsed(text) }));
 }
 
 /** A baseline's text as read from somewhere (the working tree, a commit), parsed or exit 2. */
@@ -51,7 +63,7 @@ export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<stri
   const path = join(repo.root, BASELINE_FILE);
   await fs.mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text);
-  cache.set(repo, Promise.resolve(baseline));
+  cache.set(repo, Promise.resolve({ text, baseline }));
   counted.delete(repo);
   return text;
 }
