@@ -149,7 +149,7 @@ const FIRST_USE = {
   'picomatch/posix.js': 'export default function picomatch(...args) {\n  return load()(...args);\n}\n',
   'markdown-it': 'export default function markdownIt(...args) {\n  return load().default(...args);\n}\n',
   // Read only when a baseline grew, for the lines of its entries.
-  'jsonc-parser': ['findNodeAtLocation', 'parseTree'].map((name) => `export function ${name}(...args) {\n  return load().${name}(...args);\n}\n`).join(''),
+  '@humanwhocodes/momoa': 'export function parse(...args) {\n  return load().parse(...args);\n}\n',
   yaml: [
     ...['isMap', 'isPair', 'isScalar', 'isSeq'].map((name) => `export function ${name}(node) {\n  return load().${name}(node);\n}\n`),
     'export function parseDocument(...args) {\n  return load().parseDocument(...args);\n}\n',
@@ -157,9 +157,6 @@ const FIRST_USE = {
     'export function YAMLParseError(...args) {\n  return new (load().YAMLParseError)(...args);\n}\n',
   ].join(''),
 };
-
-// Packages whose main file is a UMD build, whose requires esbuild cannot follow: their ES build.
-const ES_BUILD = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
 
 const packagesOnFirstUse = {
   name: 'packages-on-first-use',
@@ -169,7 +166,7 @@ const packagesOnFirstUse = {
     build.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, async ({ path, namespace: from, resolveDir, kind, pluginData }) => {
       if (pluginData?.real) return undefined;
       // The stand-in's require: the module an import names (for markdown-it, the ES build the plugin above rewrites).
-      if (from === namespace) return build.resolve(ES_BUILD[path] ?? path, { resolveDir, kind: 'import-statement', pluginData: { real: true } });
+      if (from === namespace) return build.resolve(path, { resolveDir, kind: 'import-statement', pluginData: { real: true } });
       if (kind !== 'import-statement') return undefined;
       return { path, namespace, pluginData: { resolveDir } };
     });

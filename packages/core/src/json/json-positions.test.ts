@@ -40,4 +40,8 @@ describe('jsonPositions', () => {
     expect(positionOf(['findings', 7, 'ruleId'])).toEqual({ line: 2, column: 15 });
     expect(jsonPositions('')(['findings'])).toEqual({ line: 1, column: 1 });
   });
+
+  it('reads a repeated key as JSON.parse does, the last one', () => {
+    expect(jsonPositions('{"a": 1,\n "a": 2}')(['a'])).toEqual({ line: 2, column: 7 });
+  });
 });
