@@ -130,11 +130,9 @@ export async function checkForSet(repo: Repo, ids: readonly string[], worker: Wo
  * items are (shared with worker threads when they pay). Only the entries are kept: the baseline
  * file holds them all.
  */
-export async function baselineForSet(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined): Promise<BaselineEntry[][]> {
+export async function baselineForSet(repo: Repo, ids: readonly string[], worker: WorkerEntry | undefined): Promise<(readonly BaselineEntry[])[]> {
   const { parts } = await evaluateInChunks(repo, ids, worker, undefined, { kind: 'baseline' });
-  const entries: BaselineEntry[][] = [];
-  for (const part of partsOf(parts, 'baseline')) for (const own of part.entries) entries.push([...own]);
-  return entries;
+  return partsOf(parts, 'baseline').flatMap((part) => part.entries);
 }
 
 // The chunks' results, each checked to be of the kind of job that was asked for.
