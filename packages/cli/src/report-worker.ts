@@ -7,7 +7,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';
 import { resultCache } from './cache/result-cache.js';
+import type { BaselineCounts } from '@the-loop/core';
 import { evaluateChunk, takeChunk, type SharedChunks } from './gate/evaluate-many.js';
+import { useBaselineCounts } from './workspace/baseline-file.js';
 import { loadRepo } from './workspace/repo.js';
 
 interface Setup {
@@ -17,6 +19,8 @@ interface Setup {
   readonly shared: SharedChunks;
   /** The V8 code cache the worker's entry compiles the bundle through, before this runs (scripts/cli-bundle.mjs). */
   readonly codeCache: string | undefined;
+  /** The baseline's counts as the command read them (none: it has no baseline), when its items apply one. */
+  readonly accepted: { readonly counts: BaselineCounts | undefined } | undefined;
 }
 
 /** Evaluate chunks for the report or check that started this worker until every chunk is taken. */
@@ -26,6 +30,7 @@ export async function serve(): Promise<void> {
   if (!port) return;
   const opened = await loadRepo(setup.root);
   const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root), results: resultCache(setup.root) } : opened;
+  if (setup.accepted) useBaselineCounts(repo, setup.accepted.counts);
   for (let chunk = takeChunk(setup.shared); chunk !== undefined; chunk = takeChunk(setup.shared)) {
     port.postMessage({ chunk, totals: await evaluateChunk(repo, setup.shared, chunk) });
   }

@@ -157,6 +157,10 @@ describe('the-loop baseline over many work items', () => {
     expect(JSON.parse(shared.stdout).findings).toBeGreaterThan(150);
     const written = await readFile(join(threads, '.the-loop/baseline.json'), 'utf8');
     expect(written).toBe(await readFile(join(one, '.the-loop/baseline.json'), 'utf8'));
+    // The report applies it on every thread, each worker through the counts the command read.
+    const applied = await runBuiltCli(['report', '--format', 'json', '--no-cache'], { cwd: threads });
+    expect([applied.code, applied.stdout]).toEqual([0, (await run(['report', '--format', 'json', '--no-cache'], one)).stdout]);
+    expect((JSON.parse(applied.stdout) as { items: { ok: boolean }[] }).items.every((item) => item.ok)).toBe(true);
 
     const preload = join(await mkdtemp(join(tmpdir(), 'the-loop-preload-')), 'worker-dies.cjs');
     await writeFile(preload, "if (!require('node:worker_threads').isMainThread) process.exit(3);\n");

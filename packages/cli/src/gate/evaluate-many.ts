@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countItem, emptyTotals, mergeTotals, type BaselineEntry, type ReportTotals } from '@the-loop/core';
+import { countItem, emptyTotals, mergeTotals, type BaselineCounts, type BaselineEntry, type ReportTotals } from '@the-loop/core';
 import { failsCheck, type FailOn } from '@the-loop/hooks';
 import { checkEntry, type CheckStyle } from '../format/check-set.js';
 import { rendererOf, type ReportStyle } from '../format/report.js';
 import { baselineEntriesFromDisk, evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
+import { loadBaselineCounts } from '../workspace/baseline-file.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import { artifactNames } from '../workspace/read-work-item.js';
@@ -152,10 +153,13 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], worker: Work
   const parts: (ChunkResult | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
+  // Read here once for every thread: a worker that parsed the baseline again held the whole file
+  // beside its counts (about 60 MB near its size cap). A baseline's own run applies none.
+  const accepted = job.kind === 'baseline' || !worker || threads < 2 ? undefined : { counts: await loadBaselineCounts(repo) };
   const startWorkers = (): void => {
     if (!worker || threads < 2) return;
     for (let i = 1; i < threads; i += 1) {
-      const running = runWorker(worker, repo, shared, (at, totals) => (parts[at] = totals));
+      const running = runWorker(worker, repo, shared, accepted, (at, totals) => (parts[at] = totals));
       // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
       running.catch(() => undefined);
       workers.push(running);
@@ -265,12 +269,12 @@ export interface WorkerEntry {
 }
 
 /** A worker thread taking chunks until none is left; it settles once the worker has ended, and fails unless it ended cleanly. */
-function runWorker(entry: WorkerEntry, repo: Repo, shared: SharedChunks, done: (chunk: number, totals: ChunkResult) => void): Promise<void> {
+function runWorker(entry: WorkerEntry, repo: Repo, shared: SharedChunks, accepted: { counts: BaselineCounts | undefined } | undefined, done: (chunk: number, totals: ChunkResult) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     // `codeCache` is read by the worker's entry, before the bundle runs (scripts/cli-bundle.mjs).
-    const worker = new Worker(entry.file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared, codeCache: entry.codeCache } });
+    const worker = new Worker(entry.file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared, codeCache: entry.codeCache, accepted } });
     worker.on('message', (message: { chunk: number; totals: ChunkResult }) => done(message.chunk, message.totals));
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a ${shared.job.kind} worker exited with code ${code} before finishing its work`))));

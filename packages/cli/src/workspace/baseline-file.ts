@@ -46,6 +46,11 @@ export function loadBaselineCounts(repo: Repo): Promise<BaselineCounts | undefin
   return loaded;
 }
 
+/** Counts the command's first thread read (a report's worker threads are given them), so this thread does not read the file again. */
+export function useBaselineCounts(repo: Repo, counts: BaselineCounts | undefined): void {
+  counted.set(repo, Promise.resolve(counts));
+}
+
 function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
   return readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : { text, baseline: parsed(text) }));
 }
