@@ -122,7 +122,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // a lone tag line, past an unclosed front-matter line; a prompt after a code span that runs
       // over a `\r\n` and holds the same prompt; emphasis runs left between a matched pair, which pair
       // among themselves; a shortcut reference before a parenthesis that opens no link and a bracket;
-      // indented code after an empty list item and two blank lines, then a list item numbered 2.
+      // indented code after an empty list item and two blank lines, then a list item numbered 2;
+      // a tag whose only space is a no-break space, which CommonMark reads as text.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -141,6 +142,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['[ref]: http://r.test\n[ref](![link](http://x.test "t")\n'],
         ['[ref]: /u\n[y]: /v\n\n[ref](x y[y] and ![ref](x y[y]\n'],
         ['10. \n\n\n    - [x] \n  2)  word\n   ```\n'],
+        ['0<C\u00a0>\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

@@ -297,16 +297,34 @@ function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) 
   return taken;
 }
 
+// Whitespace to markdown-it's HTML patterns (`\s`: no-break spaces, …) that is no space, tab or
+// line ending: CommonMark's tags allow only those.
+const OTHER_SPACE = /[^\S \t\n]/g;
+
 /**
- * Inline HTML running over a line ending, as micromark keeps it: up to three columns of the
- * next line's leading whitespace are dropped (a tab counts its columns; what is left of a tab
- * stays as spaces).
+ * Inline HTML as CommonMark reads it: whitespace other than spaces, tabs and a line ending
+ * (`<C\u00a0>`) separates nothing in a tag, so markdown-it is shown `#` in its place, which
+ * ends the tag there as CommonMark does and changes nothing inside a quoted value or a comment;
+ * the token keeps the text as written. Inline HTML running over a line ending, as micromark
+ * keeps it: up to three columns of the next line's leading whitespace are dropped (a tab counts
+ * its columns; what is left of a tab stays as spaces).
  */
 function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   const count = state.tokens.length;
-  if (!html(state, silent)) return false;
+  const src = state.src;
+  OTHER_SPACE.lastIndex = start;
+  const other = OTHER_SPACE.test(src);
+  if (other) state.src = src.slice(0, start) + src.slice(start).replace(OTHER_SPACE, '#');
+  let taken: boolean;
+  try {
+    taken = html(state, silent);
+  } finally {
+    state.src = src;
+  }
+  if (!taken) return false;
   const token = state.tokens[state.tokens.length - 1];
+  if (other && token?.type === 'html_inline' && state.tokens.length > count) token.content = src.slice(start, state.pos);
   if (silent || state.tokens.length === count || token?.type !== 'html_inline' || !token.content.includes('\n')) return true;
   const columns = (state.env as InlineEnv).lineColumns?.get(state.src);
   let line = 0;
