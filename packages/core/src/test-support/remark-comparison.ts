@@ -76,8 +76,9 @@ function collapseWhitespace<T>(value: T): T {
   return value;
 }
 
-// The same defect, when the `[ ]` line is a paragraph of its own: remark stops on an assertion.
-const BOX_AFTER_EMPTY_ITEM = /(?:^|\n)[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n[ \t]*\[[ xX]\]/;
+// The same defect, when the `[ ]` line is a paragraph of its own, right after the empty item or
+// after link definitions (which leave nothing between): remark stops on an assertion.
+const BOX_AFTER_EMPTY_ITEM = /(?:^|\n)[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n(?:[ \t]*\[[^\]\n]*\]:[^\n]*\n)*[ \t]*\[[ xX]\]/;
 
 /** remark's tree, or undefined where it fails on that defect. */
 function referenceTreeOf(normalized: string): MarkdownTree | undefined {
