@@ -124,7 +124,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // among themselves; a shortcut reference before a parenthesis that opens no link and a bracket;
       // indented code after an empty list item and two blank lines, then a list item numbered 2;
       // a tag whose only space is a no-break space, which CommonMark reads as text; a box after an
-      // empty list item and a definition, where remark fails.
+      // empty list item and a definition, where remark fails; a declaration after a processing
+      // instruction that never ends, which markdown-it then stopped looking for.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -145,6 +146,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['10. \n\n\n    - [x] \n  2)  word\n   ```\n'],
         ['0<C\u00a0>\n'],
         ['1.\n[ref]: http://r.test\n[ ]\n####### \n'],
+        ['- a\n  1.   wordé<!-- note -->[ ]`code`]<?\n      <!X**Term**: text>\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

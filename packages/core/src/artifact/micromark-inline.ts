@@ -301,30 +301,61 @@ function referenceBeforeParenthesis(rule: (state: StateInline, silent: boolean) 
 // line ending: CommonMark's tags allow only those.
 const OTHER_SPACE = /[^\S \t\n]/g;
 
+// Where the next such whitespace of each run of text is, from where it was last looked for: a run
+// with thousands of `<` is searched once, not from each of them (that took minutes).
+const nextOtherSpace = new WeakMap<StateInline, number>();
+
+function otherSpaceFrom(state: StateInline, from: number): number {
+  const known = nextOtherSpace.get(state);
+  if (known !== undefined && known >= from) return known;
+  OTHER_SPACE.lastIndex = from;
+  const found = OTHER_SPACE.exec(state.src)?.index ?? state.src.length;
+  nextOtherSpace.set(state, found);
+  return found;
+}
+
+// markdown-it looks for no comment, processing instruction, declaration or CDATA section in the
+// rest of a run of text once one of them has no end there (its guard against scanning the rest
+// again for each), so `<?` with no `?>` hid a later `<!X …>`. CommonMark ends each at its own
+// terminator: the guard is kept for each terminator, which stays as linear.
+const missingEnds = new WeakMap<StateInline, Set<string>>();
+
+/** What ends the comment, processing instruction, CDATA section or declaration opening at `at`, if one opens there. */
+function specialEnd(src: string, at: number): string | undefined {
+  if (src.startsWith('<!--', at)) return '-->';
+  if (src.startsWith('<![CDATA[', at)) return ']]>';
+  const next = src.charCodeAt(at + 1);
+  if (next === 0x3f) return '?>';
+  const letter = src.charCodeAt(at + 2) | 0x20;
+  return next === 0x21 && letter >= 0x61 && letter <= 0x7a ? '>' : undefined;
+}
+
 /**
- * Inline HTML as CommonMark reads it: whitespace other than spaces, tabs and a line ending
- * (`<C\u00a0>`) separates nothing in a tag, so markdown-it is shown `#` in its place, which
- * ends the tag there as CommonMark does and changes nothing inside a quoted value or a comment;
- * the token keeps the text as written. Inline HTML running over a line ending, as micromark
- * keeps it: up to three columns of the next line's leading whitespace are dropped (a tab counts
- * its columns; what is left of a tab stays as spaces).
+ * Inline HTML as CommonMark reads it. Whitespace other than spaces, tabs and a line ending
+ * (`<C\u00a0>`) separates nothing in a tag: a tag markdown-it finds across such whitespace is
+ * taken only if it is still one with `#` in the whitespace's place (which ends a tag there, as
+ * CommonMark does, and changes nothing inside a quoted value). A comment, processing
+ * instruction, declaration or CDATA section with no end hides only later ones with the same
+ * terminator (see missingEnds). Inline HTML running over a line ending, as micromark keeps it:
+ * up to three columns of the next line's leading whitespace are dropped (a tab counts its
+ * columns; what is left of a tab stays as spaces).
  */
 function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   const count = state.tokens.length;
-  const src = state.src;
-  OTHER_SPACE.lastIndex = start;
-  const other = OTHER_SPACE.test(src);
-  if (other) state.src = src.slice(0, start) + src.slice(start).replace(OTHER_SPACE, '#');
-  let taken: boolean;
-  try {
-    taken = html(state, silent);
-  } finally {
-    state.src = src;
+  const terminator = specialEnd(state.src, start);
+  if (terminator !== undefined) {
+    const missing = missingEnds.get(state);
+    state.skipHtmlSpecial = missing?.has(terminator) === true;
+    if (!html(state, silent)) {
+      if (state.skipHtmlSpecial) missingEnds.set(state, (missing ?? new Set()).add(terminator));
+      return false;
+    }
+  } else {
+    if (otherSpaceFrom(state, start) < state.src.length && !tagAsCommonMark(html, state)) return false;
+    if (!html(state, silent)) return false;
   }
-  if (!taken) return false;
   const token = state.tokens[state.tokens.length - 1];
-  if (other && token?.type === 'html_inline' && state.tokens.length > count) token.content = src.slice(start, state.pos);
   if (silent || state.tokens.length === count || token?.type !== 'html_inline' || !token.content.includes('\n')) return true;
   const columns = (state.env as InlineEnv).lineColumns?.get(state.src);
   let line = 0;
@@ -334,6 +365,28 @@ function inlineHtml(html: (state: StateInline, silent: boolean) => boolean, stat
     return `\n${withoutLinePrefix(space, columns?.[line] ?? 0)}`;
   });
   return true;
+}
+
+// Whether the tag markdown-it finds at the position holds no whitespace CommonMark would not
+// take there: none within it, or it is a tag still with `#` in that whitespace's place, read
+// from the tag's own text. The state is as it was found.
+function tagAsCommonMark(html: (state: StateInline, silent: boolean) => boolean, state: StateInline): boolean {
+  const { src, pos, posMax } = state;
+  if (!html(state, true)) return true;
+  const end = state.pos;
+  state.pos = pos;
+  if (otherSpaceFrom(state, pos) >= end) return true;
+  const tag = src.slice(pos, end).replace(OTHER_SPACE, '#');
+  state.src = tag;
+  state.pos = 0;
+  state.posMax = tag.length;
+  try {
+    return html(state, true) && state.pos === tag.length;
+  } finally {
+    state.src = src;
+    state.pos = pos;
+    state.posMax = posMax;
+  }
 }
 
 function withoutLinePrefix(space: string, startColumn: number): string {
