@@ -125,7 +125,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // indented code after an empty list item and two blank lines, then a list item numbered 2;
       // a tag whose only space is a no-break space, which CommonMark reads as text; a box after an
       // empty list item and a definition, where remark fails; a declaration after a processing
-      // instruction that never ends, which markdown-it then stopped looking for.
+      // instruction that never ends, which markdown-it then stopped looking for; a code span in a
+      // task that closes on a lazy line, where micromark keeps the line ending.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -147,6 +148,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['0<C\u00a0>\n'],
         ['1.\n[ref]: http://r.test\n[ ]\n####### \n'],
         ['- a\n  1.   wordé<!-- note -->[ ]`code`]<?\n      <!X**Term**: text>\n'],
+        ['> - [ ] `` a`b ```code`\n `` a`b ``\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

@@ -59,18 +59,20 @@ function interruptsNoParagraph(html: string): boolean {
  * Known differences in whitespace only. A code span or inline HTML that runs over a lazy
  * continuation line keeps that line's leading whitespace in micromark, measured after the
  * containers the line still belongs to, where the fast tree measures it after the paragraph's
- * own indent; and markdown-it expands a tab in indented code inside nested block quotes from
- * the wrong column. Where the reference holds such a value, runs of spaces are compared as one
- * and spaces after a line ending not at all.
+ * own indent (a code span that closes on such a line can then end in micromark with the line
+ * ending, its padding space stripped from the lazy line, where CommonMark strips the line
+ * ending); and markdown-it expands a tab in indented code inside nested block quotes from
+ * the wrong column. Where the reference holds such a value, every run of whitespace is compared
+ * as one space, and none at either end of a text.
  */
 function hasLooseWhitespace(node: Nodes, quotes = 0): boolean {
-  if ((node.type === 'inlineCode' || node.type === 'html') && /(?:^|\n)[ \t]/.test(node.value)) return true;
+  if ((node.type === 'inlineCode' || node.type === 'html') && /(?:^|\n)[ \t]|\n$/.test(node.value)) return true;
   if (node.type === 'code' && quotes > 1) return true;
   return 'children' in node && (node.children as Nodes[]).some((child) => hasLooseWhitespace(child, quotes + (node.type === 'blockquote' ? 1 : 0)));
 }
 
 function collapseWhitespace<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(/[ \t]+/g, ' ').replace(/\n /g, '\n') as T;
+  if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim() as T;
   if (Array.isArray(value)) return value.map(collapseWhitespace) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, collapseWhitespace(v)])) as T;
   return value;
