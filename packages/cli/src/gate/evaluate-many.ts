@@ -153,11 +153,12 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], worker: Work
   const parts: (ChunkResult | undefined)[] = new Array(shared.chunks.length);
   const workers: Promise<void>[] = [];
   const left = (after: number): number => ids.length - PROBE.slice(0, after + 1).reduce((sum, n) => sum + n, 0);
+  const canStart = worker !== undefined && threads >= 2;
   // Read here once for every thread: a worker that parsed the baseline again held the whole file
   // beside its counts (about 60 MB near its size cap). A baseline's own run applies none.
-  const accepted = job.kind === 'baseline' || !worker || threads < 2 ? undefined : { counts: await loadBaselineCounts(repo) };
+  const accepted = canStart && job.kind !== 'baseline' ? { counts: await loadBaselineCounts(repo) } : undefined;
   const startWorkers = (): void => {
-    if (!worker || threads < 2) return;
+    if (!canStart) return;
     for (let i = 1; i < threads; i += 1) {
       const running = runWorker(worker, repo, shared, accepted, (at, totals) => (parts[at] = totals));
       // Awaited below, once this thread has no chunk left; a failure before then is kept until then.
