@@ -87,6 +87,16 @@ describe('a line indented less than its list item\'s text, as CommonMark reads i
     // A line that opens a container of its own can hold a table.
     for (const text of ['- a | b\n  --|--\n- c | d\n  --|--\n', '- a | b\n  --|--\n> c | d\n> --|--\n', '> a | b\n> --|--\n> > c | d\n> > --|--\n']) expectSameBlocks(text);
   });
+
+  it('reads a lazy line over a delimiter row of its container as the header of a table in that container', () => {
+    const containers = ['- a\n', '1. [ ] a\n', '> a\n', '- > a\n', '> - a\n', '- a\n  - b\n', '- a\n\n  b\n', '- [r]: /u\n', '> [r]: /u\n'];
+    const indent = (container: string) => (container.startsWith('>') ? `>${' '.repeat(container.startsWith('> -') ? 3 : 1)}` : container.startsWith('- >') ? '  > ' : container.startsWith('1.') ? '   ' : container.includes('  - b') ? '    ' : '  ');
+    for (const container of containers) {
+      const inside = indent(container);
+      // The header in the container; the delimiter row lazy too (paragraph text); body rows, a lazy one ending the table.
+      for (const rest of [`c | d\n${inside}--|--\n`, 'c | d\n--|--\n', `c\n${inside}|-\n${inside}e\nf\n`, `c | d\n${inside.replace(/ {2}$/, '\t')}--|--\n`]) expectSameBlocks(container + rest);
+    }
+  });
 });
 
 describe('the fast markdown tree reads what remark reads', () => {
@@ -126,7 +136,8 @@ describe('the fast markdown tree reads what remark reads', () => {
       // a tag whose only space is a no-break space, which CommonMark reads as text; a box after an
       // empty list item and a definition, where remark fails; a declaration after a processing
       // instruction that never ends, which markdown-it then stopped looking for; a code span in a
-      // task that closes on a lazy line, where micromark keeps the line ending.
+      // task that closes on a lazy line, where micromark keeps the line ending; a lazy line in a task
+      // over a delimiter row indented with a tab, the header of a table in the task.
       examples: [
         ['---\n`<describe it>\n- # `code`\n'],
         ['\\\\|\n--- | ---\n'],
@@ -149,6 +160,7 @@ describe('the fast markdown tree reads what remark reads', () => {
         ['1.\n[ref]: http://r.test\n[ ]\n####### \n'],
         ['- a\n  1.   wordé<!-- note -->[ ]`code`]<?\n      <!X**Term**: text>\n'],
         ['> - [ ] `` a`b ```code`\n `` a`b ``\n'],
+        ['  - [ ] \n$\n\t|-\n'],
       ],
     });
     // The documents set aside for micromark's defects stay a small share.

@@ -46,6 +46,7 @@ export function markdownReader(): MarkdownIt {
   replaceBlockRule(md, 'code', indentedCode);
   for (const name of ['blockquote', 'list']) replaceBlockRule(md, name, (original) => (state, startLine, endLine, silent) => tracked(name, original, state, startLine, endLine, silent));
   replaceBlockRule(md, 'paragraph', continuationLinesAsMicromark);
+  replaceBlockRule(md, 'paragraph', (paragraph) => (state, startLine, endLine, silent) => lazyTableHeaders(md, paragraph, state, startLine, endLine, silent));
   replaceBlockRule(md, 'html_block', htmlWithAsciiSpaces);
   // Last, so that a rule and its wrappers are entered only on a line its block can start on.
   for (const name of Object.keys(FIRST_CHARACTERS)) replaceBlockRule(md, name, (original) => startingAt(name, original));
@@ -263,6 +264,11 @@ function definitions(md: MarkdownIt, reference: BlockRule, state: StateBlock, st
     // continues the content, lazily. (Block quotes have vetted their lazy lines already.)
     const indent = state.sCount[next] ?? 0;
     const lazy = indent < state.blkIndent;
+    if (lazy && lazyHeaderOpensTable(md, state, next, endLine)) {
+      // The header of a table in the container (see lazyTableHeaders).
+      state.sCount[next] = state.blkIndent;
+      return true;
+    }
     if (lazy && indent >= 0 && interruptsParagraph(md, state, next, endLine)) return true;
     // As paragraph content the line may be indented any amount, and is another definition
     // wherever it reads as one; markdown-it's rules would take an indented line for code, so
@@ -431,6 +437,42 @@ function continuationLinesAsMicromark(rule: BlockRule): BlockRule {
     if (starts.some((start) => start.tab)) (env.lineColumns ??= new Map()).set(inline.content, [0, ...starts.map((start) => start.column)]);
     return true;
   };
+}
+
+/**
+ * A lazy continuation line right above a delimiter row of the paragraph's own container is that
+ * table's header, and the table is in the container (`- a` over `b | c` over `  --|--`), as
+ * micromark reads it. markdown-it leaves a list item at such a line, the table then read outside
+ * it, and never asks a line a block quote let in lazily whether a table starts there. The line is
+ * shown at the container's indent, so that the container keeps it for the table.
+ */
+function lazyTableHeaders(md: MarkdownIt, paragraph: BlockRule, state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent) return paragraph(state, startLine, endLine, true);
+  const tokens = state.tokens.length;
+  if (!paragraph(state, startLine, endLine, false)) return false;
+  const end = state.line;
+  for (let line = startLine + 1; line < end; line += 1) {
+    if (state.sCount[line] !== -1 || !lazyHeaderOpensTable(md, state, line, endLine)) continue;
+    // Read again, up to the table: the paragraph's inline token holds the lines it took.
+    state.tokens.length = tokens;
+    state.sCount[line] = state.blkIndent;
+    return paragraph(state, startLine, endLine, false);
+  }
+  const count = state.sCount[end] ?? 0;
+  if (end < endLine && count >= 0 && count < state.blkIndent && lazyHeaderOpensTable(md, state, end, endLine)) state.sCount[end] = state.blkIndent;
+  return true;
+}
+
+/** Whether the lazy line `line` opens a table when read in the paragraph's container. */
+function lazyHeaderOpensTable(md: MarkdownIt, state: StateBlock, line: number, endLine: number): boolean {
+  if (!mayOpenTable(state, line, endLine)) return false;
+  const [count, parentType] = [state.sCount[line] ?? 0, state.parentType];
+  state.sCount[line] = state.blkIndent;
+  state.parentType = 'paragraph';
+  const opens = blockRule(md, 'table')(state, line, endLine, true);
+  state.sCount[line] = count;
+  state.parentType = parentType;
+  return opens;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statemen
  * Bumped whenever the facts read from the same bytes could differ: cached facts carry the
  * version they were read with, and facts of another version are read again.
  */
-export const PARSER_VERSION = 12;
+export const PARSER_VERSION = 13;
 
 /**
  * Parse one artifact. Total: it never throws, whatever the input; a failure inside the
