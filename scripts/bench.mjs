@@ -42,6 +42,18 @@ try {
   // configuration is read on every run.
   const configured = generateCorpus(join(work, 'configured'), 1, { bytes: 33_500, ids: ['item-36k'] });
   run({ argv: [bin, 'init', '--repo', configured] });
+  // The same again in a git repository that adopted the-loop with a baseline of its findings and
+  // committed it: the hooks honour the baseline as committed, on every turn.
+  const baselined = generateCorpus(join(work, 'baselined'), 1, { bytes: 33_500, ids: ['item-36k'] });
+  run({ argv: [bin, 'init', '--repo', baselined] });
+  const gitIn = (dir, ...args) => {
+    const done = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${done.stderr}`);
+  };
+  gitIn(baselined, 'init', '-q');
+  run({ argv: [bin, 'baseline', '--repo', baselined] });
+  gitIn(baselined, 'add', '-A');
+  gitIn(baselined, 'commit', '-q', '-m', 'adopt with a baseline');
   // Two lines of 4,999 nested list items: 10 KB each, just within the reader's line-length limit.
   const nestedLine = `${'- '.repeat(4_999)}x`;
 
@@ -55,11 +67,12 @@ try {
     'hook cold': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one), env: { CI: 'true' } },
     'configured check warm': { argv: [bin, 'check', 'item-36k', '--repo', configured, '--format', 'json'] },
     'configured hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', configured, '--work-item', 'item-36k'], input: hookPayload(configured) },
+    'baselined hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', baselined, '--work-item', 'item-36k'], input: hookPayload(baselined) },
     'report warm': { argv: [bin, 'report', '--repo', real, '--format', 'json'] },
     'report cold': { argv: [bin, 'report', '--repo', real, '--format', 'json', '--no-cache'] },
   };
   // Warm the caches, then interleave.
-  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'report warm']) run(startup[name]);
+  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'baselined hook warm', 'report warm']) run(startup[name]);
   say(`${rounds} interleaved rounds of the start-up measures`);
   const samples = Object.fromEntries(Object.keys(startup).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
@@ -78,6 +91,7 @@ try {
   ratioRow('Stop hook round trip, same item, cold (no cache)', 'hook cold', 1.6);
   ratioRow('check <id>, same item, repository set up by init, cache warm', 'configured check warm', 1.5);
   ratioRow('Stop hook round trip, same, cache warm', 'configured hook warm', 1.6);
+  ratioRow('Stop hook round trip, same, with a committed baseline, cache warm', 'baselined hook warm', 1.6);
   ratioRow(`report, 34 items (${kb(itemBytes(real))}), cache warm`, 'report warm', 2.0);
   ratioRow(`report, 34 items, cold (--no-cache)`, 'report cold', 2.0);
 

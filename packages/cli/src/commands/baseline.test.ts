@@ -1,7 +1,7 @@
 // The baseline: a drifted repository records today's findings, and from then on only new ones
 // fail — in check, report, the Stop hook and the pre-push gate; a grown baseline is reported
 // under `check --changed-from`. Twelve items of the retrofit corpus are the drifted repository.
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,5 +210,36 @@ describe('the hooks honour the baseline', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('docs/specs/issue-3/tasks.md:6:1  tasks-incomplete');
     expect(refused.stderr).not.toContain('tasks.md:4:1');
+  });
+  it('the Stop hook takes a committed baseline from the note of what git said while HEAD and the file stay, and asks git again when either moves', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/issue-3/requirements.md': LOCKED, 'docs/specs/issue-3/tasks.md': TASKS_OPEN });
+    await git(dir, ['init', '-q']);
+    expect((await run(['baseline'], dir)).code).toBe(0);
+    await git(dir, ['add', '-A']);
+    await git(dir, ['commit', '-q', '-m', 'adopt with a baseline']);
+    const input = await payload('claude', 'stop', { cwd: dir });
+    const stop = async (env: NodeJS.ProcessEnv = {}) => JSON.parse((await runBuiltCli(['hook', 'Stop', '--harness', 'claude', '--work-item', 'issue-3'], { cwd: dir, input, env })).stdout) as { decision?: string; reason?: string };
+    // With no git to ask and no note, nothing counts as committed: the stop is held.
+    const noGit = { PATH: join(dir, 'no-such-folder') };
+    expect((await stop(noGit)).decision).toBe('block');
+    expect(await stop()).toEqual({});
+    const notes = async () => (await readdir(join(dir, '.the-loop/local/cache/baseline'), { recursive: true })).filter((name) => name.endsWith('.json'));
+    expect(await notes()).toHaveLength(1);
+    // The note answers for git while HEAD names the same commit and the file holds the same bytes.
+    expect(await stop(noGit)).toEqual({});
+    // A baseline grown in the working tree is other bytes: git is asked, and the growth is not honoured.
+    await writeFiles(dir, { 'docs/specs/issue-3/tasks.md': `${TASKS_OPEN}- [ ] Greet in French\n` });
+    expect((await run(['baseline', '--update'], dir)).code).toBe(0);
+    expect((await stop(noGit)).decision).toBe('block');
+    const grown = await stop();
+    expect(grown.decision).toBe('block');
+    expect(grown.reason).toContain('tasks.md:5:1 tasks-incomplete');
+    expect(grown.reason).not.toContain('tasks.md:4:1');
+    // Committed, it is HEAD's: a new commit has no note until git has said so.
+    await git(dir, ['commit', '-q', '-am', 'accept the French greeting for now']);
+    expect((await stop(noGit)).decision).toBe('block');
+    expect(await stop()).toEqual({});
+    expect(await stop(noGit)).toEqual({});
+    expect(await notes()).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { workItemIdProblem } from '@the-loop/core';
 import { evaluateFromDisk } from './evaluate.js';
-import { currentBranch } from '../git/git.js';
+import { currentBranch } from '../git/head.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import { listWorkItems, resolveWorkItem } from '../workspace/read-work-item.js';

@@ -1,9 +1,6 @@
-import { statSync, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { runFailure } from '@the-loop/core';
 import { UsageError } from '../errors.js';
 import { runProcess } from '../process/run-process.js';
-import { readIfPresent } from '../workspace/read-file.js';
 
 // git output can be a whole tree's file list or blobs; a cut-off list would check less than was pushed.
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -23,10 +20,15 @@ export async function git(cwd: string, args: readonly string[], input?: string):
  * bytes, in the order asked, or undefined for a name that names nothing. Names hold no newline.
  */
 export async function readObjects(cwd: string, names: readonly string[]): Promise<(Buffer | undefined)[]> {
+  return (await readNamedObjects(cwd, names)).map((object) => object?.bytes);
+}
+
+/** {@link readObjects}, each object with the id its name resolved to (`HEAD`: the commit it names). */
+export async function readNamedObjects(cwd: string, names: readonly string[]): Promise<({ id: string; bytes: Buffer } | undefined)[]> {
   if (names.length === 0) return [];
   if (names.some((name) => /[\r\n]/.test(name))) throw new Error('an object name holds a line break');
   const out = await git(cwd, ['cat-file', '--batch'], `${names.join('\n')}\n`);
-  const found: (Buffer | undefined)[] = [];
+  const found: ({ id: string; bytes: Buffer } | undefined)[] = [];
   let at = 0;
   for (let i = 0; i < names.length; i += 1) {
     const newline = out.indexOf(10, at);
@@ -40,7 +42,7 @@ export async function readObjects(cwd: string, names: readonly string[]): Promis
       continue;
     }
     const length = Number(size);
-    found.push(out.subarray(at, at + length));
+    found.push({ id: oid as string, bytes: out.subarray(at, at + length) });
     at += length + 1;
   }
   return found;
@@ -68,42 +70,4 @@ export function notAGitRepository(cwd: string, error: unknown): unknown {
 /** The NUL-separated list git prints with `-z`, as strings. */
 export function splitZ(output: Buffer): string[] {
   return output.toString('utf8').split('\0').filter((s) => s !== '');
-}
-
-/**
- * The branch checked out in the repository containing `dir`, read from HEAD without
- * spawning git (a hook stays fast); undefined when HEAD is detached or there is no repository.
- */
-export async function currentBranch(dir: string): Promise<string | undefined> {
-  const gitDir = await findGitDir(resolve(dir));
-  if (!gitDir) return undefined;
-  // The git directory may lie outside the project (a worktree); HEAD is still only read if it is a small regular file.
-  const head = (await readIfPresent(join(gitDir, 'HEAD')).catch(() => undefined)) ?? '';
-  const match = /^ref:\s*refs\/heads\/(.+)$/m.exec(head.trim());
-  return match?.[1];
-}
-
-async function findGitDir(dir: string): Promise<string | undefined> {
-  for (let current = dir; ; current = dirname(current)) {
-    const dotGit = join(current, '.git');
-    const info = statIfPresent(dotGit);
-    if (info?.isDirectory()) return dotGit;
-    if (info?.isFile()) {
-      // A worktree or submodule: `.git` is a file naming the real directory.
-      const text = (await readIfPresent(dotGit).catch(() => undefined)) ?? '';
-      const target = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim();
-      return target ? resolve(current, target) : undefined;
-    }
-    if (dirname(current) === current) return undefined;
-  }
-}
-
-// Synchronous, as the bounded reader's calls are (a Stop hook that finds its work item by the
-// branch loads no promise-based file system and waits on no thread); any error reads as absent.
-function statIfPresent(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,5 @@
 import { parseJson, type GitHubConfig } from '@the-loop/core';
-import { currentBranch } from '../git/git.js';
+import { currentBranch } from '../git/head.js';
 import { readIfPresent } from '../workspace/read-file.js';
 import type { PullRequestPort } from './reviews.js';
 
