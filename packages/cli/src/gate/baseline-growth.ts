@@ -1,10 +1,7 @@
-import { applyRuleLevels, BASELINE_FILE, baselineGrew, baselineUnion, baselineWithin, type Baseline, type Diagnostic, type RuleLevels } from '@the-loop/core';
+import { applyRuleLevels, BASELINE_FILE, baselineGrew, baselineUnion, type Baseline, type Diagnostic, type RuleLevels } from '@the-loop/core';
 import { loadBaselineFile, parsed } from '../workspace/baseline-file.js';
 import type { Repo } from '../workspace/repo.js';
-import { baselineMemo } from '../cache/baseline-memo.js';
-import { git, readNamedObjects, readObjects } from '../git/git.js';
-import { headCommitFromFiles } from '../git/head.js';
-import { sha256 } from '../workspace/digest.js';
+import { git, readObjects } from '../git/git.js';
 
 /** The baseline's text as committed at `rev`, or undefined when the commit has none. */
 async function baselineTextAt(root: string, rev: string): Promise<string | undefined> {
@@ -53,31 +50,4 @@ export async function baselineGrownInPush(root: string, rules: RuleLevels, pushe
   const short = boundary.map((sha) => sha.slice(0, 12)).join(', ');
   const since = boundary.length === 0 ? `any commit already pushed (the push shares no history with ${pushed.remote})` : `the commit${boundary.length === 1 ? '' : 's'} it grows from, already pushed (${short})`;
   return applyRuleLevels(baselineGrew(before, now, text, since), rules);
-}
-
-/**
- * The working tree's baseline without what it grew beyond HEAD's: what a harness hook honours,
- * so an agent that adds its own findings to the baseline in its session gets nothing for it: the
- * entries count once committed, where pre-push and `check --changed-from` judge their growth.
- * Undefined when the working tree has no baseline.
- */
-export async function baselineAsCommitted(repo: Repo): Promise<Baseline | undefined> {
-  const now = await loadBaselineFile(repo);
-  if (!now) return undefined;
-  // Unchanged since HEAD, as it is on most stops: it accepts what it holds, read once. Where git
-  // said so before for the commit HEAD names now and these bytes, git is not started again.
-  const memo = repo.cache ? baselineMemo(repo.root) : undefined;
-  const digest = memo ? sha256(now.text) : '';
-  const commit = memo ? await headCommitFromFiles(repo.root, process.env) : undefined;
-  if (memo && commit !== undefined && memo.committedAt(commit, digest)) return now.baseline;
-  // No repository or no commit yet: nothing is committed, so nothing is accepted. A committed
-  // baseline that does not parse stays the configuration error it is.
-  const [head, committed] = await readNamedObjects(repo.root, ['HEAD', `HEAD:./${BASELINE_FILE}`]).catch(() => []);
-  const text = committed?.bytes.toString('utf8');
-  if (text === now.text) {
-    // Noted only for the commit git read, when HEAD named it before git ran and still does.
-    if (memo && commit !== undefined && head?.id === commit && (await headCommitFromFiles(repo.root, process.env)) === commit) await memo.noteCommitted(commit, digest);
-    return now.baseline;
-  }
-  return baselineWithin(now.baseline, text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at HEAD`));
 }

@@ -1,7 +1,6 @@
 import {
   APPROVER_ROLE,
   applyBaseline,
-  baselineCounts,
   baselineEntries,
   CONFIG_FILES,
   EVIDENCE_DIR,
@@ -11,7 +10,6 @@ import {
   loginsWithRole,
   planFromFiles,
   toReportInput,
-  type BaselineCounts,
   type BaselineEntry,
   type Diagnostic,
   type GateOutcome,
@@ -31,7 +29,7 @@ import { findingsDigest, sha256 } from '../workspace/digest.js';
 import { artifactNames, readWorkItem, withFacts } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
-import { baselineAsCommitted } from './baseline-growth.js';
+import { committedBaselineCounts, loadBaselineCountsFor } from './baseline-counts.js';
 import { forgeApprovals } from './forge-approvals.js';
 
 export interface EvaluateOptions {
@@ -58,9 +56,11 @@ export interface EvaluateOptions {
  * `.the-loop/baseline.json` accepts (see `options.baseline`) are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  const committed = (): Promise<BaselineCounts | undefined> => baselineAsCommitted(repo).then((baseline) => baseline && baselineCounts(baseline));
-  const [input, accepted] = await Promise.all([gatherInput(repo, id, options), options.baseline === 'committed' ? committed() : loadBaselineCounts(repo)]);
+  const input = await gatherInput(repo, id, options);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  // Only the counts for the files the findings are on are read (see loadBaselineCountsFor).
+  const files = new Set(result.findings.map((finding) => finding.file));
+  const accepted = await (options.baseline === 'committed' ? committedBaselineCounts(repo, files) : loadBaselineCountsFor(repo, files));
   return accepted ? applyBaseline(result, input, accepted, sha256) : result;
 }
 

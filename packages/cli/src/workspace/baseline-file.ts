@@ -4,7 +4,8 @@ import { BASELINE_FILE, baselineCounts, parseBaseline, serializeBaseline, type B
 import { configurationError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { READ_LIMITS } from '../limits.js';
-import { readRepositoryFile } from './read-file.js';
+import { sha256 } from './digest.js';
+import { readRepositoryBytes, repositoryText } from './read-file.js';
 import type { Repo } from './repo.js';
 
 /** The baseline file as read: its text, and the baseline it holds. */
@@ -15,6 +16,7 @@ export interface BaselineFile {
 
 const cache = new WeakMap<Repo, Promise<BaselineFile | undefined>>();
 const counted = new WeakMap<Repo, Promise<BaselineCounts | undefined>>();
+const bytesRead = new WeakMap<Repo, Promise<{ bytes: Buffer; digest: string } | undefined>>();
 
 /** The repository's baseline file, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
 export function loadBaselineFile(repo: Repo): Promise<BaselineFile | undefined> {
@@ -51,8 +53,33 @@ export function useBaselineCounts(repo: Repo, counts: BaselineCounts | undefined
   counted.set(repo, Promise.resolve(counts));
 }
 
+/** Whether the command has read the baseline's counts (or is reading them) whole. */
+export function baselineCountsRead(repo: Repo): boolean {
+  return counted.has(repo);
+}
+
+/** The SHA-256 of the baseline file's bytes, read once per command; undefined when there is none. */
+export async function baselineDigest(repo: Repo): Promise<string | undefined> {
+  return (await baselineBytes(repo))?.digest;
+}
+
+function baselineBytes(repo: Repo): Promise<{ bytes: Buffer; digest: string } | undefined> {
+  let read = bytesRead.get(repo);
+  if (!read) {
+    read = readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline }).then((bytes) => bytes && { bytes, digest: sha256(bytes) });
+    bytesRead.set(repo, read);
+  }
+  return read;
+}
+
 function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
-  return readRepositoryFile(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, encoding: 'strict-utf8', maxBytes: READ_LIMITS.baseline }).then((text) => (text === undefined ? undefined : { text, baseline: parsed(text) }));
+  // The bytes a command hashed are the bytes it parses; a command that never hashed them reads them once, unkept.
+  const read = bytesRead.get(repo)?.then((kept) => kept?.bytes) ?? readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline });
+  return read.then((bytes) => {
+    if (bytes === undefined) return undefined;
+    const decoded = repositoryText(bytes, BASELINE_FILE);
+    return { text: decoded, baseline: parsed(decoded) };
+  });
 }
 
 /** A baseline's text as read from somewhere (the working tree, a commit), parsed or exit 2. */
@@ -70,5 +97,6 @@ export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<stri
   await writeFileAtomic(path, text);
   cache.set(repo, Promise.resolve({ text, baseline }));
   counted.delete(repo);
+  bytesRead.delete(repo);
   return text;
 }

@@ -197,6 +197,24 @@ export async function readRepositoryFile(path: string, shown: string, options: T
   }
 }
 
+/** {@link readRepositoryFile}, its bytes as read. */
+export async function readRepositoryBytes(path: string, shown: string, options: ReadOptions): Promise<Buffer | undefined> {
+  try {
+    return await readBytesIfPresent(path, options);
+  } catch (error) {
+    throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
+  }
+}
+
+/** Bytes of a repository file as strict UTF-8 text, as {@link readRepositoryFile} reads it under `strict-utf8`. */
+export function repositoryText(bytes: Uint8Array, shown: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new UsageError(`cannot read ${shown}: it is not valid UTF-8`);
+  }
+}
+
 /** Whether `path` lies outside `root` (both absolute, or both relative to the same place). */
 export function escapes(root: string, path: string): boolean {
   // Most paths asked about are the root, a separator and names with no `..`: inside, with no

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateWorkItem, type WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { getDefaultGraph } from '../graph/compile-graph.js';
-import { applyBaseline, baselineCounts, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, parseBaseline, serializeBaseline, type Baseline } from './baseline.js';
+import { applyBaseline, baselineCounts, baselineCountsByFile, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, parseBaseline, serializeBaseline, type Baseline } from './baseline.js';
 
 const DIR = 'docs/specs/w';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -72,6 +72,24 @@ describe('the baseline: fingerprints that survive unrelated edits', () => {
     expect(tasksOf(grown)).toEqual(['3 baselined', '5 baselined', '6 new']);
     expect(tasksOf(input(TASKS.replaceAll('importer', 'exporter')))).toEqual(['3 new', '5 new']);
     expect(tasksOf(input(TASKS))).toEqual(['3 baselined', '5 baselined']);
+  });
+
+  it('marks a work item through the counts for the files of its findings as through the whole baseline (property)', () => {
+    const line = fc.constantFrom('- [ ] Write the importer', '- [ ] Ship it', '- [x] Parse the header', '- [ ] Write the exporter', 'Some context.');
+    const tasks = fc.array(line, { maxLength: 8 }).map((lines) => `# Tasks\n\n${lines.join('\n')}\n`);
+    fc.assert(
+      fc.property(tasks, tasks, tasks, (recorded, other, now) => {
+        // A baseline of this work item and of another one, applied to the item as it is now.
+        const elsewhere = { ...input(other), id: 'v', dir: 'docs/specs/v' };
+        const counts = baselineCounts(baselineOf([...baselineEntries(evaluate(input(recorded)), input(recorded), sha), ...baselineEntries(evaluate(elsewhere), elsewhere, sha)]));
+        const result = evaluate(input(now));
+        const byFile = baselineCountsByFile(counts, new Set(result.findings.map((d) => d.file)));
+        const kept = new Map([...byFile.values()].flat());
+        expect(applyBaseline(result, input(now), kept, sha)).toEqual(applyBaseline(result, input(now), counts, sha));
+        // Each entry is under its own file, and only there.
+        for (const [file, entries] of byFile) for (const [key] of entries) expect(key.split('\u0000')[1]).toBe(file);
+      }),
+    );
   });
 
   it('never baselines a rule that keeps the gate failing closed', () => {

@@ -101,6 +101,22 @@ export function baselineCounts(baseline: Baseline): BaselineCounts {
 }
 
 /**
+ * The counts for findings on each of `files`: {@link applyBaseline} reads nothing else for a
+ * work item whose findings are on those files, so a command that evaluates one item can keep
+ * these apart and read only them. Each file's entries come in the counts' order; a file with
+ * none has an empty list.
+ */
+export function baselineCountsByFile(counts: BaselineCounts, files: Iterable<string>): Map<string, [string, number][]> {
+  const byFile = new Map<string, [string, number][]>();
+  for (const file of files) byFile.set(file, []);
+  for (const [key, count] of counts) {
+    const start = key.indexOf('\u0000') + 1;
+    byFile.get(key.slice(start, key.lastIndexOf('\u0000')))?.push([key, count]);
+  }
+  return byFile;
+}
+
+/**
  * Mark the findings the baseline accepts `baselined: true`: for each rule, file and line text,
  * as many as the baseline counts, in order. Baselined findings no longer fail the result, so a
  * work item whose only errors are baselined is `ok`; where it stands in the graph is unchanged.

@@ -1,0 +1,72 @@
+// The baseline cache through `check <id>` run in process, on a copy of the retrofit corpus with a
+// baseline of its findings: one work item checked through the cache is the item checked with the
+// whole baseline read, whatever the cache holds.
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, writeFiles } from '../test-support/cli.js';
+import { BASELINE_CACHE_DIR } from './baseline-cache.js';
+
+const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
+const ITEMS = ['issue-3', 'issue-23', 'issue-61'];
+const temps: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function baselined(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'the-loop-baseline-cache-'));
+  temps.push(root);
+  for (const id of ITEMS) await cp(join(FIXTURE, 'docs/specs', id), join(root, 'docs/specs', id), { recursive: true });
+  expect((await runCli(['baseline'], { cwd: root })).code).toBe(0);
+  return root;
+}
+
+const check = (root: string, id: string, ...extra: string[]) => runCli(['check', id, '--format', 'json', ...extra], { cwd: root });
+const entries = async (root: string) => (await readdir(join(root, BASELINE_CACHE_DIR), { recursive: true })).filter((name) => name.endsWith('.json')).map((name) => join(root, BASELINE_CACHE_DIR, name));
+
+describe('the baseline cache', () => {
+  it('checks a work item as the whole baseline does, cold and warm, and keeps counts only for the files its findings are on', async () => {
+    const root = await baselined();
+    for (const id of ITEMS) {
+      const whole = await check(root, id, '--no-cache');
+      expect(whole.code).toBe(0);
+      expect(JSON.parse(whole.stdout).findings.length).toBeGreaterThan(0);
+      expect(await check(root, id)).toEqual(whole);
+      expect(await check(root, id)).toEqual(whole);
+    }
+    // One entry for each file the items' findings are on, and one that the file parsed.
+    expect((await entries(root)).length).toBeLessThan(ITEMS.length * 8);
+  });
+
+  it('ignores entries that are corrupt or name another file, and reads the baseline whole again', async () => {
+    const root = await baselined();
+    const whole = await check(root, 'issue-23', '--no-cache');
+    expect(await check(root, 'issue-23')).toEqual(whole);
+    for (const [index, entry] of (await entries(root)).entries()) {
+      const key = (JSON.parse(await readFile(entry, 'utf8')) as { key: string }).key;
+      // Counts under the entry's own key that accept a finding on another file, or no JSON at all.
+      await writeFile(entry, index % 2 === 0 ? JSON.stringify({ key, value: [['tasks-incomplete\u0000docs/specs/other/tasks.md\u0000aaaaaaaaaaaaaaaa', 9]] }) : '{"key":');
+    }
+    expect(await check(root, 'issue-23')).toEqual(whole);
+  });
+
+  it('answers for the bytes it was written for only: a grown baseline accepts what it grew, a broken one is exit 2', async () => {
+    const root = await baselined();
+    const tasks = join(root, 'docs/specs/issue-3/tasks.md');
+    await check(root, 'issue-3');
+    await writeFiles(root, { 'docs/specs/issue-3/tasks.md': `${await readFile(tasks, 'utf8')}\n- [ ] A task added after the baseline\n` });
+    const grown = await check(root, 'issue-3');
+    expect(grown.code).toBe(1);
+    expect(JSON.parse(grown.stdout).findings.filter((d: { baselined?: boolean; severity: string }) => d.baselined !== true && d.severity === 'error')).toHaveLength(1);
+    expect((await runCli(['baseline', '--update'], { cwd: root })).code).toBe(0);
+    expect((await check(root, 'issue-3')).code).toBe(0);
+    await writeFiles(root, { '.the-loop/baseline.json': '{"schemaVersion": 1, "findings": [\n' });
+    const broken = await check(root, 'issue-3');
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('.the-loop/baseline.json');
+  });
+});
