@@ -1,7 +1,8 @@
 // The baseline cache through `check <id>` run in process, on a copy of the retrofit corpus with a
 // baseline of its findings: one work item checked through the cache is the item checked with the
 // whole baseline read, whatever the cache holds.
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,25 @@ describe('the baseline cache', () => {
       await writeFile(entry, index % 2 === 0 ? JSON.stringify({ key, value: [['tasks-incomplete\u0000docs/specs/other/tasks.md\u0000aaaaaaaaaaaaaaaa', 9]] }) : '{"key":');
     }
     expect(await check(root, 'issue-23')).toEqual(whole);
+  });
+
+  it('reads no entry that is a FIFO or lies in a folder linked out of the repository, and never waits on one', async () => {
+    const root = await baselined();
+    const whole = await check(root, 'issue-61', '--no-cache');
+    await check(root, 'issue-61');
+    const kept = await entries(root);
+    for (const entry of kept) {
+      await rm(entry);
+      spawnSync('mkfifo', [entry]);
+    }
+    expect(await check(root, 'issue-61')).toEqual(whole);
+    const outside = await mkdtemp(join(tmpdir(), 'the-loop-outside-'));
+    temps.push(outside);
+    await rm(join(root, BASELINE_CACHE_DIR), { recursive: true });
+    await symlink(outside, join(root, BASELINE_CACHE_DIR));
+    expect(await check(root, 'issue-61')).toEqual(whole);
+    expect(await check(root, 'issue-61')).toEqual(whole);
+    expect(await readdir(outside)).toEqual([]);
   });
 
   it('answers for the bytes it was written for only: a grown baseline accepts what it grew, a broken one is exit 2', async () => {

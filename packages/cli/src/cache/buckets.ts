@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, promises as fs, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { localDir } from '../state/local-state.js';
 import { escapes, readRecordSync } from '../workspace/read-file.js';
 
@@ -92,6 +92,11 @@ export function bucketStore(root: string, dir: string, bounds: BucketBounds): Bu
   };
 }
 
+// The folder itself, or the nearest of its parents that exists.
+function nearestExisting(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) if (lstatSync(at, { throwIfNoEntry: false }) !== undefined || dirname(at) === at) return at;
+}
+
 function insideRepository(root: string, dir: string): boolean {
   try {
     return !escapes(realpathSync.native(root), realpathSync.native(dir));
@@ -101,6 +106,8 @@ function insideRepository(root: string, dir: string): boolean {
 }
 
 async function openBucket(root: string, dir: string, bounds: BucketBounds): Promise<Bucket> {
+  // Nothing is created through a folder linked out of the repository, not even an empty bucket.
+  if (!insideRepository(root, nearestExisting(dir))) throw new Error(`${dir} leads out of the repository`);
   await fs.mkdir(dir, { recursive: true });
   // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
   // refused, and so is one reached through a linked folder out of the repository.
