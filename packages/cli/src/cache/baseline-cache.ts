@@ -58,7 +58,7 @@ export function baselineCache(root: string): BaselineCache {
   return {
     countsFor(digest, file) {
       const value = read(keyOf('counts', digest, file));
-      return isCounts(value, file) ? value : undefined;
+      return isCounts(value) ? value : undefined;
     },
     parsed: (digest) => read(keyOf('parsed', digest)) === true,
     async keep(digest, byFile) {
@@ -70,10 +70,7 @@ export function baselineCache(root: string): BaselineCache {
   };
 }
 
-// A list of [key, count] whose keys are of findings on `file`, each count a whole number of at least 1.
-function isCounts(value: unknown, file: string): value is [string, number][] {
-  return (
-    Array.isArray(value) &&
-    value.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && pair[0].includes(`\u0000${file}\u0000`) && Number.isInteger(pair[1]) && (pair[1] as number) >= 1)
-  );
+// A list of [key, count], each count a whole number of at least 1: the shape `keep` writes under the entry's own key.
+function isCounts(value: unknown): value is [string, number][] {
+  return Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && Number.isInteger(pair[1]) && (pair[1] as number) >= 1);
 }

@@ -66,15 +66,19 @@ export async function baselineDigest(repo: Repo): Promise<string | undefined> {
 function baselineBytes(repo: Repo): Promise<{ bytes: Buffer; digest: string } | undefined> {
   let read = bytesRead.get(repo);
   if (!read) {
-    read = readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline }).then((bytes) => bytes && { bytes, digest: sha256(bytes) });
+    read = baselineFileBytes(repo).then((bytes) => bytes && { bytes, digest: sha256(bytes) });
     bytesRead.set(repo, read);
   }
   return read;
 }
 
+function baselineFileBytes(repo: Repo): Promise<Buffer | undefined> {
+  return readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline });
+}
+
 function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
   // The bytes a command hashed are the bytes it parses; a command that never hashed them reads them once, unkept.
-  const read = bytesRead.get(repo)?.then((kept) => kept?.bytes) ?? readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline });
+  const read = bytesRead.get(repo)?.then((kept) => kept?.bytes) ?? baselineFileBytes(repo);
   return read.then((bytes) => {
     if (bytes === undefined) return undefined;
     const decoded = repositoryText(bytes, BASELINE_FILE);

@@ -190,11 +190,9 @@ export async function readIfPresent(path: string, options: TextReadOptions = {})
  * collaborators): its text, or undefined when absent; unreadable is a usage error naming it (exit 2).
  */
 export async function readRepositoryFile(path: string, shown: string, options: TextReadOptions): Promise<string | undefined> {
-  try {
-    return await readIfPresent(path, options);
-  } catch (error) {
-    throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
-  }
+  const bytes = await readRepositoryBytes(path, shown, options);
+  if (bytes === undefined) return undefined;
+  return options.encoding === 'strict-utf8' ? repositoryText(bytes, shown) : bytes.toString('utf8');
 }
 
 /** {@link readRepositoryFile}, its bytes as read. */
