@@ -54,10 +54,11 @@ describe("the CLI's own output, written to its descriptors", () => {
     const dir = await makeRepo(ITEM);
     const socket = `the-loop-test-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', socket, ...args], { encoding: 'utf8', env: plainEnv() });
-    tmux('new-session', '-d', '-x', '200', '-y', '50', '-s', 'cli', process.execPath, BIN, 'check', 'issue-7', '--repo', dir);
+    // The pane stays once the CLI has exited, set before the pane starts (a CLI that ended before
+    // the option was set took its session and the server with it); what it printed is read then,
+    // escapes included.
+    tmux('start-server', ';', 'set-option', '-wg', 'remain-on-exit', 'on', ';', 'new-session', '-d', '-x', '200', '-y', '50', '-s', 'cli', process.execPath, BIN, 'check', 'issue-7', '--repo', dir);
     try {
-      tmux('set-option', '-t', 'cli', 'remain-on-exit', 'on');
-      // The pane stays once the CLI has exited; what it printed is read then, escapes included.
       const deadline = Date.now() + 20_000;
       while (tmux('display-message', '-p', '-t', 'cli', '#{pane_dead}').trim() !== '1' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       const screen = tmux('capture-pane', '-p', '-e', '-t', 'cli');
