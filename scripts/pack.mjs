@@ -4,7 +4,7 @@
 // publish runs: it rewrites workspace versions and applies each package's publishConfig.
 // Usage: node scripts/pack.mjs [DESTINATION]   (default: packs/ at the repository root)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -35,14 +35,21 @@ mkdirSync(destination, { recursive: true });
 // Under `pnpm run`, npm_execpath is pnpm itself; otherwise npx fetches the pinned version.
 const execpath = process.env.npm_execpath ?? '';
 const pnpm = /pnpm\.c?js$/.test(execpath) ? [process.execPath, execpath] : ['npx', '-y', 'pnpm@10.34.9'];
+// One pnpm start for both packages (each start loads pnpm, through npx a second or two).
+const [command, ...args] = pnpm;
+const filters = PACKAGES.flatMap((name) => ['--filter', `./packages/${name}`]);
+const run = spawnSync(command, [...args, ...filters, 'pack', '--pack-destination', destination], { cwd: root, encoding: 'utf8' });
+if (run.status !== 0) {
+  console.error(`pnpm pack failed:\n${run.stdout}${run.stderr}`);
+  process.exit(run.status ?? 1);
+}
 for (const name of PACKAGES) {
-  const [command, ...args] = pnpm;
-  const run = spawnSync(command, [...args, 'pack', '--pack-destination', destination], { cwd: `${root}packages/${name}`, encoding: 'utf8' });
-  if (run.status !== 0) {
-    console.error(`pnpm pack failed in packages/${name}:\n${run.stdout}${run.stderr}`);
-    process.exit(run.status ?? 1);
+  const manifest = JSON.parse(readFileSync(`${root}packages/${name}/package.json`, 'utf8'));
+  const tarball = `${destination}/${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+  if (!existsSync(tarball)) {
+    console.error(`pnpm pack wrote no ${tarball}:\n${run.stdout}${run.stderr}`);
+    process.exit(1);
   }
-  const tarball = run.stdout.trim().split('\n').at(-1);
   console.log(tarball);
 }
 
