@@ -35,6 +35,13 @@ mkdirSync(destination, { recursive: true });
 // Under `pnpm run`, npm_execpath is pnpm itself; otherwise npx fetches the pinned version.
 const execpath = process.env.npm_execpath ?? '';
 const pnpm = /pnpm\.c?js$/.test(execpath) ? [process.execPath, execpath] : ['npx', '-y', 'pnpm@10.34.9'];
+// Each package's tarball, named as pnpm names it; one left from an earlier pack is removed first,
+// so that only this pack's can be found there afterwards.
+const tarballs = PACKAGES.map((name) => {
+  const manifest = JSON.parse(readFileSync(`${root}packages/${name}/package.json`, 'utf8'));
+  return `${destination}/${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+});
+for (const tarball of tarballs) rmSync(tarball, { force: true });
 // One pnpm start for both packages (each start loads pnpm, through npx a second or two).
 const [command, ...args] = pnpm;
 const filters = PACKAGES.flatMap((name) => ['--filter', `./packages/${name}`]);
@@ -43,9 +50,7 @@ if (run.status !== 0) {
   console.error(`pnpm pack failed:\n${run.stdout}${run.stderr}`);
   process.exit(run.status ?? 1);
 }
-for (const name of PACKAGES) {
-  const manifest = JSON.parse(readFileSync(`${root}packages/${name}/package.json`, 'utf8'));
-  const tarball = `${destination}/${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+for (const tarball of tarballs) {
   if (!existsSync(tarball)) {
     console.error(`pnpm pack wrote no ${tarball}:\n${run.stdout}${run.stderr}`);
     process.exit(1);
