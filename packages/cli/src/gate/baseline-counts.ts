@@ -2,6 +2,7 @@ import { BASELINE_FILE, baselineCounts, baselineCountsByFile, baselineWithin, ty
 import { baselineCache } from '../cache/baseline-cache.js';
 import { readNamedObjects } from '../git/git.js';
 import { headCommitFromFiles } from '../git/head.js';
+import { baselineObject } from './baseline-growth.js';
 import { baselineCountsRead, baselineDigest, loadBaselineCounts, loadBaselineFile, parsed } from '../workspace/baseline-file.js';
 import type { Repo } from '../workspace/repo.js';
 
@@ -55,7 +56,7 @@ export async function committedBaselineCounts(repo: Repo, files: ReadonlySet<str
   if (!now) return undefined;
   // No repository or no commit yet: nothing is committed, so nothing is accepted. A committed
   // baseline that does not parse stays the configuration error it is.
-  const [head, committed] = await readNamedObjects(repo.root, ['HEAD', `HEAD:./${BASELINE_FILE}`]).catch(() => []);
+  const [head, committed] = await readNamedObjects(repo.root, ['HEAD', baselineObject('HEAD')]).catch(() => []);
   const text = committed?.bytes.toString('utf8');
   if (text === now.text) {
     // Noted only for the commit git read, when HEAD named it before git ran and still does.

@@ -3,10 +3,15 @@ import { loadBaselineFile, parsed } from '../workspace/baseline-file.js';
 import type { Repo } from '../workspace/repo.js';
 import { git, readObjects } from '../git/git.js';
 
+/** The name git reads the baseline file at `rev` by. */
+export function baselineObject(rev: string): string {
+  // Paths are taken relative to the project root, which may sit below the repository's top.
+  return `${rev}:./${BASELINE_FILE}`;
+}
+
 /** The baseline's text as committed at `rev`, or undefined when the commit has none. */
 async function baselineTextAt(root: string, rev: string): Promise<string | undefined> {
-  // Paths are taken relative to the project root, which may sit below the repository's top.
-  const [bytes] = await readObjects(root, [`${rev}:./${BASELINE_FILE}`]);
+  const [bytes] = await readObjects(root, [baselineObject(rev)]);
   return bytes?.toString('utf8');
 }
 
