@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
-import { neutralize, neutralizing } from './neutralize.js';
+import { holdsUnsafeBytes, neutralize, neutralizing } from './neutralize.js';
 
 // What a terminal would act on: a title change (OSC), a screen clear, a one-character CSI, a
 // backspace, a bell and a right-to-left override. (A carriage return ends a Markdown line; it is
@@ -99,6 +99,39 @@ describe('the neutralising stream', () => {
     await drained;
     expect(received.join('')).toBe('a\\u0007bcd');
     expect(out.write('e')).toBe(true);
+  });
+
+  it('tells from UTF-8 bytes alone whether their text holds a character it escapes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(holdsUnsafeBytes(Buffer.from(text, 'utf8'))).toBe(neutralize(text) !== text);
+      }),
+      { numRuns: 2000 },
+    );
+    // Each escaped range at its edges, and the characters that share their first bytes.
+    for (const char of ['\u0000', '\u0008', '\u000b', '\u001f', '\u007f', '\u0080', '\u009f', '\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069']) {
+      expect(holdsUnsafeBytes(Buffer.from(`a${char}b`))).toBe(true);
+    }
+    for (const char of ['\t', '\n', '\u00a0', '\u00e9', '\u061b', '\u200d', '\u2014', '\u2029', '\u2065', '\u206a', '\u20ac']) {
+      expect(holdsUnsafeBytes(Buffer.from(`a${char}b`))).toBe(false);
+    }
+  });
+
+  it('passes whole UTF-8 bytes with nothing to escape on as the bytes written, and escapes the rest', () => {
+    const received: (string | Buffer)[] = [];
+    const target = new Writable({
+      decodeStrings: false,
+      write(chunk: string | Buffer, _encoding, done) {
+        received.push(chunk);
+        done();
+      },
+    });
+    const out = neutralizing(target, false);
+    const clean = Buffer.from('{"message": "caf\u00e9 \u2014 done"}\n');
+    out.write(clean);
+    expect(received[0]).toBe(clean);
+    out.write(Buffer.from('bell\u0007 and \u202eoverride\n'));
+    expect(received[1]).toBe('bell\\u0007 and \\u202eoverride\n');
   });
 
   it('decodes bytes split inside a character whole, and neutralises them as text', () => {

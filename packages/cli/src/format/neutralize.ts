@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { StringDecoder } from 'node:string_decoder';
 import { callbackOf, PlainWritable, type WriteCallback } from '../process/plain-writable.js';
 
@@ -8,6 +9,16 @@ const UNSAFE = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u20
 const UNSAFE_CHARS = new RegExp(`[${UNSAFE}]`, 'g');
 // A colour sequence of the kind the-loop itself writes (SGR: ESC [ digits ; m), kept where colour is on.
 const COLOR_OR_UNSAFE = new RegExp(`(\\u001b\\[[0-9;]*m)|[${UNSAFE}]`, 'g');
+
+// The same characters as UTF-8 bytes, in a Latin-1 view of them (one character a byte): bytes
+// that match none hold none of them, and pass on as they are.
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const UNSAFE_UTF8 = /[\u0000-\u0008\u000b-\u001f\u007f]|\u00c2[\u0080-\u009f]|\u00d8\u009c|\u00e2\u0080[\u008e\u008f\u00aa-\u00ae]|\u00e2\u0081[\u00a6-\u00a9]/;
+
+/** Whether UTF-8 `bytes` hold a character {@link neutralize} would escape. */
+export function holdsUnsafeBytes(bytes: Uint8Array): boolean {
+  return UNSAFE_UTF8.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+}
 
 function escaped(char: string): string {
   return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, '0')}`;
@@ -50,8 +61,8 @@ class Neutralizing extends PlainWritable {
 
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
     const done = callbackOf(encoding, callback);
-    const text = typeof chunk === 'string' ? chunk : (this.decoder ??= new (process.getBuiltinModule('node:string_decoder').StringDecoder)('utf8')).write(chunk);
-    if (text !== '' && !this.target.write(this.safe(text)) && !this.full) {
+    const safe = typeof chunk === 'string' ? this.safe(chunk) : this.safeBytes(chunk);
+    if (safe.length > 0 && !this.target.write(safe) && !this.full) {
       this.full = true;
       this.target.once('drain', () => {
         this.full = false;
@@ -60,6 +71,15 @@ class Neutralizing extends PlainWritable {
     }
     if (done) process.nextTick(done);
     return !this.full;
+  }
+
+  // Bytes that are whole UTF-8 and hold nothing to escape go on as they are (a report's items read
+  // back from its spool, megabytes of them): decoding them, searching the text and encoding it
+  // again changed nothing. Anything else is text through the decoder, which keeps a character
+  // split between writes; once it holds a part of one, every later write goes through it too.
+  private safeBytes(bytes: Uint8Array): string | Uint8Array {
+    if (this.decoder === undefined && isUtf8(bytes) && !holdsUnsafeBytes(bytes)) return bytes;
+    return this.safe((this.decoder ??= new (process.getBuiltinModule('node:string_decoder').StringDecoder)('utf8')).write(bytes));
   }
 
   private safe(text: string): string {

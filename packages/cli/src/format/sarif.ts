@@ -44,7 +44,7 @@ function emptyLog(options: SarifOptions): Log {
  * one after the other: `findings` are the work items' findings in order as JSON lines ({@link sarifLines}),
  * a chunk of items at a time, numbered here; then the findings about the repository.
  */
-export function* sarifText(options: SarifOptions, findings: Iterable<string>, repositoryFindings: readonly Diagnostic[]): Generator<string> {
+export function* sarifText(options: SarifOptions, findings: Iterable<string | Uint8Array>, repositoryFindings: readonly Diagnostic[]): Generator<string> {
   const whole = `${JSON.stringify(emptyLog(options), null, 2)}\n`;
   // The results are the run's last field: only closing brackets follow them.
   const at = whole.lastIndexOf('"results": []') + '"results": ['.length;
@@ -55,7 +55,8 @@ export function* sarifText(options: SarifOptions, findings: Iterable<string>, re
   const entry = (result: Result): string => `${count++ === 0 ? '' : ','}\n        ${JSON.stringify(result, null, 2).replaceAll('\n', '\n        ')}`;
   for (const text of findings) {
     let out = '';
-    for (const line of text.split('\n')) if (line !== '') out += entry(numbering.result(JSON.parse(line) as SarifFinding));
+    // A chunk read back from the spool is its UTF-8 bytes.
+    for (const line of (typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')).split('\n')) if (line !== '') out += entry(numbering.result(JSON.parse(line) as SarifFinding));
     yield out;
   }
   let tail = '';

@@ -42,18 +42,24 @@ export type ChunkJob =
   | { readonly kind: 'check'; readonly style: CheckStyle; readonly failOn: FailOn; readonly options: EvaluateOptions }
   | { readonly kind: 'baseline' };
 
+/**
+ * A chunk of items' text as it was kept: the text itself, or the UTF-8 bytes read back from the
+ * spool, which are copied to the output as they are rather than decoded and encoded again.
+ */
+export type ChunkText = string | Buffer;
+
 /** The report over many work items: its totals, and its items' text in order, read one chunk at a time. */
 export interface SpooledReport {
   readonly totals: ReportTotals;
   readonly complete: number;
-  texts(): Generator<string>;
+  texts(): Generator<ChunkText>;
 }
 
 /** A check of a set of work items: how many, which fail (in order), and their results' text in order, read one chunk at a time. */
 export interface SpooledChecks {
   readonly count: number;
   readonly failing: readonly string[];
-  texts(): Generator<string>;
+  texts(): Generator<ChunkText>;
 }
 
 /**
@@ -188,8 +194,8 @@ async function evaluateInChunks(repo: Repo, ids: readonly string[], worker: Work
 }
 
 // The text of every chunk's items in order: kept, or read back from the spool a chunk at a time.
-function* chunkTexts(shared: SharedChunks, parts: readonly (ReportChunk | CheckChunk)[]): Generator<string> {
-  for (const [chunk, part] of parts.entries()) yield part.text ?? readFileSync(chunkFile(shared, chunk), 'utf8');
+function* chunkTexts(shared: SharedChunks, parts: readonly (ReportChunk | CheckChunk)[]): Generator<ChunkText> {
+  for (const [chunk, part] of parts.entries()) yield part.text ?? readFileSync(chunkFile(shared, chunk));
 }
 
 // Small chunks to measure by, then chunks small enough that the threads finish together (about
