@@ -1,24 +1,20 @@
 // Builds the CLI as a minified CommonJS bundle with a V8 code cache (start-up time is a budget;
 // report's worker threads run the same bundle through the same cache), and the library packages'
 // dist/ (JavaScript + declarations) for other tools.
-import { build } from 'esbuild';
 import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { asciiOnly, cliBundleOptions, requiresOnlyBuiltins, writeWorkerEntry } from './cli-bundle.mjs';
+import { buildCli } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliDist = `${root}packages/cli/dist`;
 await rm(cliDist, { recursive: true, force: true });
 // One CommonJS file per entry: V8's code cache (see bin/the-loop.cjs) works for scripts, and
 // lazily imported commands become lazily initialised modules inside the bundle.
-await build({ ...cliBundleOptions(root, cliDist), minify: true, sourcemap: false, legalComments: 'none' });
-await asciiOnly(`${cliDist}/the-loop.cjs`);
-await requiresOnlyBuiltins(`${cliDist}/the-loop.cjs`);
-await writeWorkerEntry(cliDist);
+await buildCli(root, cliDist, { minify: true });
 await writeCodeCache();
 // The configuration's JSON Schema ships with the CLI: `the-loop init` links it from the file it writes.
 await copyFile(`${root}schemas/harness-config.schema.json`, `${cliDist}/harness-config.schema.json`);

@@ -74,7 +74,23 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(manifest['exports']).toEqual({ '.': './dist/the-loop.cjs' });
     const listed = ok(['tar', '-tzf', tarballs.cli], root).split('\n');
     expect(listed).toEqual(
-      expect.arrayContaining(['package/bin/the-loop.cjs', 'package/dist/the-loop.cjs', 'package/dist/the-loop.cjs.cache', 'package/dist/the-loop.cjs.many-items.cache', 'package/dist/report-worker.cjs', 'package/dist/harness-config.schema.json', 'package/README.md']),
+      expect.arrayContaining([
+        'package/bin/the-loop.cjs',
+        'package/dist/the-loop.cjs',
+        'package/dist/the-loop.cjs.cache',
+        'package/dist/the-loop.cjs.many-items.cache',
+        // The libraries a run loads only when it calls them, beside the bundle, with their caches.
+        'package/dist/the-loop-markdown.cjs',
+        'package/dist/the-loop-markdown.cjs.many-items.cache',
+        'package/dist/the-loop-yaml.cjs',
+        'package/dist/the-loop-yaml.cjs.cache',
+        'package/dist/the-loop-yaml.cjs.many-items.cache',
+        'package/dist/the-loop-json.cjs',
+        'package/dist/the-loop-glob.cjs',
+        'package/dist/report-worker.cjs',
+        'package/dist/harness-config.schema.json',
+        'package/README.md',
+      ]),
     );
     expect(listed.filter((path) => path.includes('/src/') || path.endsWith('.ts'))).toEqual([]);
   });
@@ -122,6 +138,29 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     const check = run([theLoop, 'check', 'issue-1', '--format', 'json'], project);
     expect(check.status).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1', currentNode: expect.any(String) });
+    // A configured repository's check reads YAML through the library beside the bundle, whose
+    // shipped cache the launcher keeps as it keeps the bundle's, and writes again when it is gone.
+    const yamlCache = 'the-loop-yaml.cjs.cache';
+    const shippedYaml = cacheBytes(installed, yamlCache);
+    expect(shippedYaml?.length).toBeGreaterThan(50_000);
+    run([theLoop, 'check', 'issue-1'], project);
+    expect(cacheBytes(installed, yamlCache)?.equals(shippedYaml as Buffer)).toBe(true);
+    rmSync(join(installed, yamlCache));
+    expect(run([theLoop, 'check', 'issue-1', '--format', 'json'], project).stdout).toBe(check.stdout);
+    const writtenYaml = cacheBytes(installed, yamlCache);
+    expect(writtenYaml?.length).toBeGreaterThan(0);
+    run([theLoop, 'check', 'issue-1'], project);
+    expect(cacheBytes(installed, yamlCache)?.equals(writtenYaml as Buffer)).toBe(true);
+    // A report over enough work items for worker threads, which read YAML and Markdown that only
+    // markdown-it reads (indented code), leaves every cache as it was and writes no other: code
+    // compiled once threads started belongs to no kind of run (decision 183).
+    const caches = (): Record<string, string> =>
+      Object.fromEntries(readdirSync(installed).filter((file) => file.endsWith('.cache')).map((file) => [file, readFileSync(join(installed, file)).toString('base64')]));
+    const before = caches();
+    for (let n = 100; n < 200; n += 1) write(project, { [`docs/specs/item-${n}/design.md`]: `# Design ${n}\n\n## Approach\n\n    indented code\n` });
+    const threaded = run([theLoop, 'report', '--format', 'json', '--no-cache'], project);
+    expect(JSON.parse(threaded.stdout)).toMatchObject({ workItems: 101 });
+    expect(caches()).toEqual(before);
 
     ok([theLoop, 'hooks', 'install', '--claude', '--git'], project);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));

@@ -3,13 +3,12 @@
 // it came from), runs the command under `node --cpu-prof` (every thread writes its own
 // profile), and prints self time by package, with V8's own categories (garbage collection,
 // compilation, idle) kept apart. Nothing is written into the repository.
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asciiOnly, cliBundleOptions, writeWorkerEntry } from './cli-bundle.mjs';
+import { buildCli, chunkFile, CHUNKS } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const separator = process.argv.indexOf('--');
@@ -31,9 +30,7 @@ const PHASES = [
 const work = mkdtempSync(join(tmpdir(), 'the-loop-profile-'));
 try {
   const dist = join(work, 'dist');
-  await build(cliBundleOptions(root, dist));
-  await asciiOnly(join(dist, 'the-loop.cjs'));
-  await writeWorkerEntry(dist);
+  await buildCli(root, dist, { minify: false });
   // The real launcher beside the bundle, as the package lays them out: the same V8 settings,
   // and the code cache it writes on a first run.
   const launcher = join(work, 'bin', 'the-loop.cjs');
@@ -54,7 +51,7 @@ try {
     env: { ...process.env, NO_COLOR: '1' },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e6;
-  const modules = new Map([['the-loop.cjs', moduleRanges(readFileSync(join(dist, 'the-loop.cjs'), 'utf8'))]]);
+  const modules = new Map(['the-loop.cjs', ...Object.keys(CHUNKS).map(chunkFile)].map((file) => [file, moduleRanges(readFileSync(join(dist, file), 'utf8'))]));
   const totals = new Map();
   const phases = new Map();
   const functions = new Map();

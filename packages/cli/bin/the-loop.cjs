@@ -4,7 +4,7 @@
 // cache, written at build time by representative runs, lets start-up skip parsing and
 // compiling most of the bundle. A cache from another Node version is rejected by V8 and the
 // bundle simply compiles as usual; that first run then writes a cache of its own.
-const { readFileSync, writeFileSync, renameSync, rmSync } = require('node:fs');
+const { closeSync, fstatSync, openSync, readSync, writeFileSync, renameSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -14,16 +14,21 @@ const { Script } = require('node:vm');
 // repository with them unoptimised. Such a run has functions optimised later, the largest
 // latest, and small ones no sooner than the rest, and a long one still runs optimised code. A
 // hook or a check of one item is better off with V8's defaults (decisions 174 and 175).
-// Measured on Node 20's V8 only: other versions keep the defaults. V8 accepts a code cache only under the flags it was written with, so each kind of
-// run has its own cache, and the flags are set before the bundle is compiled. Only a hint: a
-// run taken for the other kind is as correct, and a little slower.
+// Such a run also keeps V8's young generation at the size it starts with rather than doubling it
+// as objects survive it: where a fresh page costs the kernel a fault of 10 to 15 µs, as on the
+// virtual machines CI and agents run on, touching the pages of a larger young generation cost a
+// short run more than the extra scavenges of a small one (decision 183). Measured on Node 20's V8
+// only: other versions keep the defaults. V8 accepts a code cache only under the flags it was
+// written with, so each kind of run has its own cache, and the flags are set before the bundle is
+// compiled (V8 flags set later than that cost a run far more than they give). Only a hint: a run
+// taken for the other kind is as correct, and a little slower.
 const args = process.argv.slice(2);
 const manyItems =
   args[0] === 'report' ||
   args[0] === 'baseline' ||
   (args[0] === 'check' && args.some((arg) => arg === '--all' || arg === '--changed-from' || arg.startsWith('--changed-from=')));
 if (manyItems && process.versions.v8.startsWith('11.')) {
-  setV8Flags('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0');
+  setV8Flags('--ticks-before-optimization=25 --bytecode-size-allowance-per-tick=50 --max-bytecode-size-for-early-opt=0 --semi-space-growth-factor=1');
 }
 const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
 // A run under options of its own (NODE_OPTIONS=--max-old-space-size=…, or a flag before this
@@ -35,16 +40,21 @@ const kind = `${bundle}${manyItems ? '.many-items' : ''}`;
 const shipped = `${kind}.cache`;
 const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
 const cacheFile = options === '' ? shipped : `${kind}.${fingerprint(options)}.cache`;
-let source;
-try {
-  // ASCII, as the build leaves it: read as Latin-1, the bytes copied without UTF-8's checks.
-  source = readFileSync(bundle, 'latin1');
-} catch {
+const bundleFile = openFile(bundle);
+if (bundleFile === undefined) {
   process.stderr.write('the-loop: the CLI is not built yet; run `pnpm build` at the repository root.\n');
   process.exit(2);
 }
-const ownCache = readCache(cacheFile);
-const cachedData = ownCache ?? (cacheFile === shipped ? undefined : readCache(shipped));
+const ownFile = openFile(cacheFile);
+const cacheFileRead = ownFile ?? (cacheFile === shipped ? undefined : openFile(shipped));
+// The bundle and then its cache are read into one buffer, the bundle's text copied out of it
+// before the cache is read over it: a second buffer of most of a megabyte is fresh memory, a page
+// fault for every 4 KB of it, and a start-up paid for them (decision 183). ASCII, as the build
+// leaves it: the text is read as Latin-1, the bytes copied without UTF-8's checks.
+const memory = Buffer.allocUnsafe(Math.max(bundleFile.size, cacheFileRead?.size ?? 0));
+const source = memory.toString('latin1', 0, readWhole(bundleFile, memory));
+const cachedData = cacheFileRead === undefined ? undefined : memory.subarray(0, readWhole(cacheFileRead, memory));
+const ownCache = ownFile === undefined ? undefined : cachedData;
 // The bundle's text is one function expression, the module function (scripts/cli-bundle.mjs).
 // It requires only Node's own modules (the build checks), which this file's `require` gives as
 // well as one made for the bundle's path, without loading `node:module` for it.
@@ -64,19 +74,28 @@ if (cacheRuns) {
     .then(() => {
       writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
       renameSync(`${cacheFile}.tmp`, cacheFile);
+      // And those of the libraries beside the bundle these runs loaded.
+      bundled.exports.writeChunkCaches(true);
     });
-} else if (cachedData === undefined || script.cachedDataRejected) {
+} else {
   // An install on another Node version than the build's (or with no cache) writes one after its
-  // first run, so later start-ups skip compiling what this one compiled. Best effort, and atomic:
-  // a read-only install just runs without one, and concurrent hooks never see half a file.
+  // first run, so later start-ups skip compiling what this one compiled, and so does each library
+  // beside the bundle it loaded without one. Best effort, and atomic: a read-only install just
+  // runs without one, and concurrent hooks never see half a file.
+  const ownWritten = cachedData === undefined || script.cachedDataRejected;
   cached = done.then(() => {
-    const temp = `${cacheFile}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, script.createCachedData());
-      renameSync(temp, cacheFile);
-    } catch {
-      rmSync(temp, { force: true });
+    // A run that started worker threads writes none: see `writesCodeCaches` (bundle-dir.ts).
+    if (!bundled.exports.writesCodeCaches()) return;
+    if (ownWritten) {
+      const temp = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        writeFileSync(temp, script.createCachedData());
+        renameSync(temp, cacheFile);
+      } catch {
+        rmSync(temp, { force: true });
+      }
     }
+    bundled.exports.writeChunkCaches(false);
   }, () => {});
 }
 Promise.all([done, cached]).then(([code]) =>
@@ -104,12 +123,31 @@ function setV8Flags(flags) {
   return require('node:v8').setFlagsFromString(flags);
 }
 
-function readCache(file) {
+// A file opened to be read whole, and its size; undefined when it cannot be.
+function openFile(file) {
+  let fd;
   try {
-    return readFileSync(file);
+    fd = openSync(file, 'r');
+    return { fd, size: fstatSync(fd).size };
   } catch {
+    if (fd !== undefined) closeSync(fd);
     return undefined;
   }
+}
+
+// Read an opened file into `memory` (as large as its size) and close it; how many bytes it gave.
+// A file that changed size since its `fstat` is read as far as it goes, within the buffer: a
+// cache cut short is one V8 rejects, and a bundle cut short one that fails to compile.
+function readWhole({ fd, size }, memory) {
+  let at = 0;
+  try {
+    for (let got = 1; at < size && got > 0; at += got) got = readSync(fd, memory, at, size - at, null);
+  } catch {
+    // As far as it could be read.
+  } finally {
+    closeSync(fd);
+  }
+  return at;
 }
 
 // A short name for a run's options (FNV-1a): two sets of options that share one only share a

@@ -62,7 +62,7 @@ export async function reportWorker(): Promise<void> {
   await (await import('./report-worker.js')).serve();
 }
 
-export { useCodeCache } from './bundle-dir.js';
+export { useCodeCache, writeChunkCaches, writesCodeCaches } from './bundle-dir.js';
 
 /** Entry point: runs one command and sets the process exit code once. */
 export async function main(argv: readonly string[], env: CommandEnv = processEnv()): Promise<number> {

@@ -5,6 +5,7 @@ import { failsCheck, type FailOn } from '@the-loop/hooks';
 import { checkEntry, type CheckStyle } from '../format/check-set.js';
 import { rendererOf, type ReportStyle } from '../format/report.js';
 import { baselineEntriesFromDisk, evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
+import { startingThread } from '../bundle-dir.js';
 import { loadBaselineCounts } from '../workspace/baseline-file.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
@@ -280,6 +281,7 @@ function runWorker(entry: WorkerEntry, repo: Repo, shared: SharedChunks, accepte
   return new Promise((resolve, reject) => {
     // Loaded only when workers start: a small or cached report never pays for it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
+    startingThread();
     // `codeCache` is read by the worker's entry, before the bundle runs (scripts/cli-bundle.mjs).
     const worker = new Worker(entry.file, { workerData: { root: repo.root, cache: repo.cache !== undefined, shared, codeCache: entry.codeCache, accepted } });
     worker.on('message', (message: { chunk: number; totals: ChunkResult }) => done(message.chunk, message.totals));
