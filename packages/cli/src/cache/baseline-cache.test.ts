@@ -8,6 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, writeFiles } from '../test-support/cli.js';
+import { BASELINE_FILE } from '@the-loop/core';
+import { loadBaselineCountsFor } from '../gate/baseline-counts.js';
+import { baselineDigest } from '../workspace/baseline-file.js';
+import { openRepo } from '../workspace/repo.js';
+import { withCache } from './artifact-cache.js';
 import { BASELINE_CACHE_DIR } from './baseline-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
@@ -41,6 +46,22 @@ describe('the baseline cache', () => {
     }
     // One entry for each file the items' findings are on, and one that the file parsed.
     expect((await entries(root)).length).toBeLessThan(ITEMS.length * 8);
+  });
+
+  it('keeps what it read under the digest of the bytes it parsed, when the file changed after it was digested', async () => {
+    const root = await baselined();
+    const whole = await check(root, 'issue-3', '--no-cache');
+    const file = join(root, BASELINE_FILE);
+    const accepted = await readFile(file, 'utf8');
+    // The digest taken, then the file replaced by a baseline that accepts nothing before it is read whole.
+    const repo = withCache(await openRepo(root), {});
+    const findingsOn = new Set(JSON.parse(whole.stdout).findings.map((finding: { file: string }) => finding.file) as string[]);
+    await baselineDigest(repo);
+    await writeFile(file, `${JSON.stringify({ schemaVersion: 1, findings: [] }, null, 2)}\n`);
+    expect((await loadBaselineCountsFor(repo, findingsOn))?.size).toBe(0);
+    // The file as it was: its digest finds nothing kept for the empty one, and the check accepts what it holds.
+    await writeFile(file, accepted);
+    expect(await check(root, 'issue-3')).toEqual(whole);
   });
 
   it('ignores entries that are corrupt or not of the shape it writes, and reads the baseline whole again', async () => {

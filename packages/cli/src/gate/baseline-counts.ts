@@ -33,7 +33,9 @@ export async function loadBaselineCountsFor(repo: Repo, files: ReadonlySet<strin
     if (whole) return counts;
   }
   const counts = await loadBaselineCounts(repo);
-  if (counts) await kept.keep(digest, baselineCountsByFile(counts, files));
+  // Kept under the digest of the bytes counted: the file may have changed since it was digested.
+  const counted = await loadBaselineFile(repo);
+  if (counts && counted) await kept.keep(counted.digest, baselineCountsByFile(counts, files));
   return counts;
 }
 
@@ -60,7 +62,7 @@ export async function committedBaselineCounts(repo: Repo, files: ReadonlySet<str
   const text = committed?.bytes.toString('utf8');
   if (text === now.text) {
     // Noted only for the commit git read, when HEAD named it before git ran and still does.
-    if (kept && commit !== undefined && head?.id === commit && (await headCommitFromFiles(repo.root, process.env)) === commit) await kept.noteCommitted(commit, digest);
+    if (kept && commit !== undefined && head?.id === commit && (await headCommitFromFiles(repo.root, process.env)) === commit) await kept.noteCommitted(commit, now.digest);
     return loadBaselineCountsFor(repo, files);
   }
   return baselineCounts(baselineWithin(now.baseline, text === undefined ? undefined : parsed(text, `${BASELINE_FILE} at HEAD`)));

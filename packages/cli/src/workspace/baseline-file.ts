@@ -1,29 +1,31 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASELINE_FILE, baselineCounts, parseBaseline, serializeBaseline, type Baseline, type BaselineCounts } from '@the-loop/core';
-import { configurationError } from '../errors.js';
+import { configurationError, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { READ_LIMITS } from '../limits.js';
 import { sha256 } from './digest.js';
-import { readRepositoryBytes, repositoryText } from './read-file.js';
+import { digestIfPresent, readRepositoryBytes, repositoryText } from './read-file.js';
 import type { Repo } from './repo.js';
 
-/** The baseline file as read: its text, and the baseline it holds. */
+/** The baseline file as read: its text, the baseline it holds, and the SHA-256 of those bytes. */
 export interface BaselineFile {
   readonly text: string;
   readonly baseline: Baseline;
+  readonly digest: string;
 }
 
-const cache = new WeakMap<Repo, Promise<BaselineFile | undefined>>();
+// The file read and parsed, once per command (its counts may be all a command keeps of it).
+const read = new WeakMap<Repo, Promise<BaselineFile | undefined>>();
 const counted = new WeakMap<Repo, Promise<BaselineCounts | undefined>>();
-const bytesRead = new WeakMap<Repo, Promise<{ bytes: Buffer; digest: string } | undefined>>();
+const digested = new WeakMap<Repo, Promise<string | undefined>>();
 
 /** The repository's baseline file, read once per command; undefined when it has none. A broken file is exit 2 with its lines. */
 export function loadBaselineFile(repo: Repo): Promise<BaselineFile | undefined> {
-  let loaded = cache.get(repo);
+  let loaded = read.get(repo);
   if (!loaded) {
     loaded = readBaseline(repo);
-    cache.set(repo, loaded);
+    read.set(repo, loaded);
   }
   return loaded;
 }
@@ -42,7 +44,7 @@ export async function loadBaseline(repo: Repo): Promise<Baseline | undefined> {
 export function loadBaselineCounts(repo: Repo): Promise<BaselineCounts | undefined> {
   let loaded = counted.get(repo);
   if (!loaded) {
-    loaded = (cache.get(repo) ?? readBaseline(repo)).then((file) => file && baselineCounts(file.baseline));
+    loaded = loadBaselineFile(repo).then((file) => file && baselineCounts(file.baseline));
     counted.set(repo, loaded);
   }
   return loaded;
@@ -58,32 +60,37 @@ export function baselineCountsRead(repo: Repo): boolean {
   return counted.has(repo);
 }
 
-/** The SHA-256 of the baseline file's bytes, read once per command; undefined when there is none. */
-export async function baselineDigest(repo: Repo): Promise<string | undefined> {
-  return (await baselineBytes(repo))?.digest;
-}
-
-function baselineBytes(repo: Repo): Promise<{ bytes: Buffer; digest: string } | undefined> {
-  let read = bytesRead.get(repo);
-  if (!read) {
-    read = baselineFileBytes(repo).then((bytes) => bytes && { bytes, digest: sha256(bytes) });
-    bytesRead.set(repo, read);
+/**
+ * The SHA-256 of the baseline file's bytes, taken once per command without keeping them (the
+ * file's own when the command read it whole first); undefined when there is none. It finds what
+ * a cache holds for the file. What is kept in a cache is kept under the digest of the bytes that
+ * were parsed for it (`BaselineFile.digest`): the file may have changed between the two reads.
+ */
+export function baselineDigest(repo: Repo): Promise<string | undefined> {
+  let digest = digested.get(repo);
+  if (!digest) {
+    const file = read.get(repo);
+    digest = file ? file.then((parsedFile) => parsedFile?.digest) : digestRepositoryFile(repo);
+    digested.set(repo, digest);
   }
-  return read;
+  return digest;
 }
 
-function baselineFileBytes(repo: Repo): Promise<Buffer | undefined> {
-  return readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, { within: repo.root, maxBytes: READ_LIMITS.baseline });
+const reading = (repo: Repo) => ({ within: repo.root, maxBytes: READ_LIMITS.baseline });
+
+async function digestRepositoryFile(repo: Repo): Promise<string | undefined> {
+  try {
+    return await digestIfPresent(join(repo.root, BASELINE_FILE), reading(repo));
+  } catch (error) {
+    throw new UsageError(`cannot read ${BASELINE_FILE}: ${(error as Error).message}`);
+  }
 }
 
-function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
-  // The bytes a command hashed are the bytes it parses; a command that never hashed them reads them once, unkept.
-  const read = bytesRead.get(repo)?.then((kept) => kept?.bytes) ?? baselineFileBytes(repo);
-  return read.then((bytes) => {
-    if (bytes === undefined) return undefined;
-    const decoded = repositoryText(bytes, BASELINE_FILE);
-    return { text: decoded, baseline: parsed(decoded) };
-  });
+async function readBaseline(repo: Repo): Promise<BaselineFile | undefined> {
+  const bytes = await readRepositoryBytes(join(repo.root, BASELINE_FILE), BASELINE_FILE, reading(repo));
+  if (bytes === undefined) return undefined;
+  const decoded = repositoryText(bytes, BASELINE_FILE);
+  return { text: decoded, baseline: parsed(decoded), digest: sha256(bytes) };
 }
 
 /** A baseline's text as read from somewhere (the working tree, a commit), parsed or exit 2. */
@@ -99,8 +106,8 @@ export async function saveBaseline(repo: Repo, baseline: Baseline): Promise<stri
   const path = join(repo.root, BASELINE_FILE);
   await fs.mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text);
-  cache.set(repo, Promise.resolve({ text, baseline }));
+  read.set(repo, Promise.resolve({ text, baseline, digest: sha256(text) }));
   counted.delete(repo);
-  bytesRead.delete(repo);
+  digested.delete(repo);
   return text;
 }

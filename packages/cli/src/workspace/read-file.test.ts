@@ -10,7 +10,8 @@ import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 import { runCli } from '../main.js';
-import { escapes, readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
+import { createHash } from 'node:crypto';
+import { digestIfPresent, escapes, readBytesIfPresent, readIfPresent, readRecordSync } from './read-file.js';
 
 async function repo(): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), 'the-loop-read-')));
@@ -130,6 +131,24 @@ describe('special files are read without bound', () => {
       // /proc files say they are empty; the read itself is bounded.
       expect(await refusal(readBytesIfPresent('/proc/self/maps', { maxBytes: 10 }))).toMatch(/holds more than/);
     }
+  });
+
+  it('a digest is the SHA-256 of the bytes a read gives, with the same refusals, a file past its cap included', async () => {
+    const dir = await repo();
+    // Past one chunk of the digest's buffer, and not a whole number of them.
+    const bytes = Buffer.from(Array.from({ length: 200_003 }, (_, i) => (i * 7919) % 251));
+    await writeFile(join(dir, 'baseline.json'), bytes);
+    await writeFile(join(dir, 'empty.json'), '');
+    const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+    expect(await digestIfPresent(join(dir, 'baseline.json'), { within: dir, maxBytes: 300_000 })).toBe(sha(bytes));
+    expect(await digestIfPresent(join(dir, 'empty.json'), { within: dir })).toBe(sha(new Uint8Array()));
+    expect(await digestIfPresent(join(dir, 'absent.json'), { within: dir })).toBeUndefined();
+    expect(await refusal(digestIfPresent(join(dir, 'baseline.json'), { within: dir, maxBytes: 200_002 }))).toMatch(/files over .* are refused/);
+    mkfifo(join(dir, 'fifo.json'));
+    await symlink('/dev/zero', join(dir, 'zero.json'));
+    expect(await refusal(digestIfPresent(join(dir, 'fifo.json'), { within: dir }))).toBe('it is a FIFO (named pipe), not a regular file');
+    expect(await refusal(digestIfPresent(join(dir, 'zero.json'), { within: dir }))).toBe('it is a symbolic link out of the repository (to /dev/zero)');
+    if (process.platform === 'linux') expect(await refusal(digestIfPresent('/proc/self/maps', { maxBytes: 10 }))).toMatch(/holds more than/);
   });
 
   it('absent is undefined; a dangling link, a loop and a folder are refusals', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -48,11 +49,28 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * regular file is opened, and the open itself never blocks (`O_NONBLOCK`).
  */
 export async function readBytesIfPresent(path: string, options: ReadOptions = {}): Promise<Buffer | undefined> {
+  return readChecked(path, options, readOpened);
+}
+
+/**
+ * {@link readBytesIfPresent}'s SHA-256 of the bytes, with the same refusals, read a chunk at a
+ * time through one buffer: a large file (a baseline of a thousand work items) costs no memory of
+ * its size, which on a machine where each fresh page is a fault was a few milliseconds of a
+ * hook's turn. Undefined when there is no such file.
+ */
+export async function digestIfPresent(path: string, options: ReadOptions = {}): Promise<string | undefined> {
+  return readChecked(path, options, digestOpened);
+}
+
+// What is done with a file once it is open and checked: read whole, or digested.
+type Consume<T> = (fd: number, maxBytes: number) => T;
+
+async function readChecked<T>(path: string, options: ReadOptions, consume: Consume<T>): Promise<T | undefined> {
   const maxBytes = options.maxBytes ?? READ_LIMITS.config;
   if (options.within !== undefined && escapes(options.within, path)) throw new UnreadableFile('it lies outside the repository');
   if (options.listedAsFile === true && options.folderChecked === true && options.within !== undefined) {
     // A link standing there now is read through the checks every link gets, below.
-    const listed = readUnlinked(path, maxBytes);
+    const listed = readUnlinked(path, maxBytes, consume);
     if (listed !== A_LINK) return listed;
   }
   let link: Stats | undefined;
@@ -97,7 +115,7 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
     throw new UnreadableFile(systemReason(error));
   }
   try {
-    return readOpened(fd, maxBytes);
+    return consume(fd, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -105,9 +123,9 @@ export async function readBytesIfPresent(path: string, options: ReadOptions = {}
 
 const A_LINK = Symbol('a symbolic link');
 
-// A file opened without following a link, checked and read: its bytes, undefined when there is
-// none, or A_LINK when the path is a symbolic link.
-function readUnlinked(path: string, maxBytes: number): Buffer | undefined | typeof A_LINK {
+// A file opened without following a link, checked and read (by default, its bytes): undefined
+// when there is none, or A_LINK when the path is a symbolic link.
+function readUnlinked<T = Buffer>(path: string, maxBytes: number, consume: Consume<T> = readOpened as Consume<T>): T | undefined | typeof A_LINK {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
@@ -118,19 +136,43 @@ function readUnlinked(path: string, maxBytes: number): Buffer | undefined | type
     throw new UnreadableFile(systemReason(error));
   }
   try {
-    return readOpened(fd, maxBytes);
+    return consume(fd, maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+// An open descriptor checked again: a regular file, within the cap.
+function checkOpened(fd: number, maxBytes: number): Stats {
+  const opened = fstatSync(fd);
+  if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
+  if (opened.size > maxBytes) throw new UnreadableFile(tooLarge(opened.size, maxBytes));
+  return opened;
+}
+
+// The buffer every digest reads through, made on the first.
+let chunk: Buffer | undefined;
+
+// An open descriptor checked and digested to its end, bounded as a read is: a file that grew
+// past the cap since its check is refused all the same.
+function digestOpened(fd: number, maxBytes: number): string {
+  checkOpened(fd, maxBytes);
+  const hash = createHash('sha256');
+  const into = (chunk ??= Buffer.allocUnsafe(64 * 1024));
+  let total = 0;
+  for (let got = readSync(fd, into, 0, into.length, null); got > 0; got = readSync(fd, into, 0, into.length, null)) {
+    total += got;
+    if (total > maxBytes) throw new UnreadableFile(tooLarge(total, maxBytes, 'over'));
+    hash.update(into.subarray(0, got));
+  }
+  return hash.digest('hex');
 }
 
 // An open descriptor checked again (a regular file, within the cap) and read: a first read of the
 // size the file says it holds and one byte more, then to the cap's byte. A file that gives exactly
 // the size it says it holds has ended there (most do): no second read to see the end.
 function readOpened(fd: number, maxBytes: number): Buffer {
-  const opened = fstatSync(fd);
-  if (!opened.isFile()) throw new UnreadableFile(`it is ${kindOf(opened)}, not a regular file`);
-  if (opened.size > maxBytes) throw new UnreadableFile(tooLarge(opened.size, maxBytes));
+  const opened = checkOpened(fd, maxBytes);
   const read = boundedRead(maxBytes);
   const first = read.next(opened.size + 1);
   const got = readSync(fd, first, 0, first.length, null);
