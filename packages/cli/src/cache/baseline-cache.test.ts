@@ -54,7 +54,7 @@ describe('the baseline cache', () => {
     const file = join(root, BASELINE_FILE);
     const accepted = await readFile(file, 'utf8');
     // The digest taken, then the file replaced by a baseline that accepts nothing before it is read whole.
-    const repo = withCache(await openRepo(root), {});
+    const repo = withCache(await openRepo(root, undefined), {});
     const findingsOn = new Set(JSON.parse(whole.stdout).findings.map((finding: { file: string }) => finding.file) as string[]);
     await baselineDigest(repo);
     await writeFile(file, `${JSON.stringify({ schemaVersion: 1, findings: [] }, null, 2)}\n`);
