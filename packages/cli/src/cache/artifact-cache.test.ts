@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifactFromFacts, extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBuiltCli } from '../test-support/cli.js';
+import { runCli } from '../test-support/cli.js';
 import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
@@ -168,9 +168,9 @@ describe('reports with and without the cache', () => {
     const root = await tempDir();
     await copyFixture(root);
     for (const format of ['json', 'table', 'markdown']) {
-      const fresh = await runBuiltCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root });
-      const cold = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root });
-      const warm = await runBuiltCli(['report', '--repo', root, '--format', format], { cwd: root });
+      const fresh = await runCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root });
+      const cold = await runCli(['report', '--repo', root, '--format', format], { cwd: root });
+      const warm = await runCli(['report', '--repo', root, '--format', format], { cwd: root });
       expect(fresh.stderr).toBe('');
       expect([cold.code, warm.code]).toEqual([fresh.code, fresh.code]);
       expect(cold.stdout).toBe(fresh.stdout);
@@ -184,11 +184,11 @@ describe('reports with and without the cache', () => {
   it('is not used with --no-cache, nor in CI', async () => {
     const root = await tempDir();
     await copyFixture(root);
-    await runBuiltCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root });
-    await runBuiltCli(['report', '--repo', root, '--no-cache'], { cwd: root });
-    await runBuiltCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });
+    await runCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root });
+    await runCli(['report', '--repo', root, '--no-cache'], { cwd: root });
+    await runCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });
     expect(await entries(root)).toEqual([]);
-    await runBuiltCli(['check', 'issue-12', '--repo', root], { cwd: root });
+    await runCli(['check', 'issue-12', '--repo', root], { cwd: root });
     expect((await entries(root)).length).toBeGreaterThan(0);
   });
 });
