@@ -60,7 +60,7 @@ import { createRequire } from 'node:module';
 const ts = createRequire(import.meta.url)(process.argv[1]);
 const file = ts.findConfigFile(process.argv[2], ts.sys.fileExists);
 const config = ts.getParsedCommandLineOfConfigFile(file, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\\n')); } });
-const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
+const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
 const checked = program.getSourceFiles().filter((f) => !f.fileName.includes('/node_modules/') || f.fileName.includes('/node_modules/@the-loop/core/'));
 if (!checked.some((f) => f.fileName.endsWith('/@the-loop/core/dist/index.d.ts'))) throw new Error('the package declarations are not in the program');
 const diagnostics = [...config.errors, ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSyntacticDiagnostics(), ...checked.flatMap((f) => program.getSemanticDiagnostics(f))];
