@@ -35,15 +35,18 @@ export function rendererOf({ format, color }: ReportStyle): Renderer {
 }
 
 // The same text as JSON.stringify(report, null, 2).
+const NESTED = '[\n  [\n';
+const NESTED_END = '\n  ]\n]';
 const jsonReport: Renderer = {
   head({ totals }) {
     const opening = JSON.stringify({ ...totals, items: [] }, null, 2);
     return totals.workItems === 0 ? opening : `${opening.slice(0, opening.lastIndexOf('[]'))}[\n`;
   },
   item(item, index, count) {
-    // Indented at its depth in the report. Only at `\n`: JSON leaves U+2028 and U+2029 in strings
-    // unescaped, and a multiline pattern would take them for line ends and change the text.
-    return `    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}${index < count - 1 ? ',' : ''}\n`;
+    // Indented at its depth in the report (two arrays deep, as in `items`) by JSON.stringify itself,
+    // rather than by indenting its text again: the brackets around it are cut off.
+    const nested = JSON.stringify([[item]], null, 2);
+    return `${nested.slice(NESTED.length, -NESTED_END.length)}${index < count - 1 ? ',' : ''}\n`;
   },
   tail({ totals }) {
     return totals.workItems === 0 ? '\n' : '  ]\n}\n';

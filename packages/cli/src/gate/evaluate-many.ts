@@ -7,7 +7,7 @@ import { rendererOf, type ReportStyle } from '../format/report.js';
 import { baselineEntriesFromDisk, evaluateFromDisk, reportItemFromDisk, type EvaluateOptions } from './evaluate.js';
 import { startingThread } from '../bundle-dir.js';
 import { loadBaselineCounts } from '../workspace/baseline-file.js';
-import { mapLimit } from '../workspace/map-limit.js';
+import { forEachInOrder, mapLimit } from '../workspace/map-limit.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import { artifactNames } from '../workspace/read-work-item.js';
 import type { Repo } from '../workspace/repo.js';
@@ -243,18 +243,26 @@ export async function evaluateChunk(repo: Repo, shared: SharedChunks, chunk: num
   const count = shared.chunks.reduce((sum, chunkIds) => sum + chunkIds.length, 0);
   const first = shared.chunks.slice(0, chunk).reduce((sum, chunkIds) => sum + chunkIds.length, 0);
   let part: ChunkResult;
-  let text: string;
+  // Each item is rendered (and counted) as soon as it is evaluated, in order, and let go.
+  const texts: string[] = [];
   if (job.kind === 'check') {
-    const results = await mapLimit(ids, inFlight(repo, job), (id) => evaluateFromDisk(repo, id, job.options));
-    text = results.map((result, index) => checkEntry(job.style, result, first + index, count, job.failOn)).join('');
-    part = { kind: 'check', failing: results.filter((result) => failsCheck(result, job.failOn)).map((result) => result.workItem) };
+    const failing: string[] = [];
+    await forEachInOrder(ids, inFlight(repo, job), (id) => evaluateFromDisk(repo, id, job.options), (result, index) => {
+      texts.push(checkEntry(job.style, result, first + index, count, job.failOn));
+      if (failsCheck(result, job.failOn)) failing.push(result.workItem);
+    });
+    part = { kind: 'check', failing };
   } else {
     const totals = emptyTotals(repo.config.specDir, artifactNames(repo.config));
-    const results = await mapLimit(ids, inFlight(repo, job), (id) => reportItemFromDisk(repo, id));
     const renderer = rendererOf(job.style);
-    text = results.map((result, index) => renderer.item(countItem(totals, result), first + index, count)).join('');
-    part = { kind: 'report', totals, complete: results.filter((result) => result.ok).length };
+    let complete = 0;
+    await forEachInOrder(ids, inFlight(repo, job), (id) => reportItemFromDisk(repo, id), (result, index) => {
+      texts.push(renderer.item(countItem(totals, result), first + index, count));
+      if (result.ok) complete += 1;
+    });
+    part = { kind: 'report', totals, complete };
   }
+  const text = texts.join('');
   if (shared.spool === undefined) return { ...part, text };
   writeFileSync(chunkFile(shared, chunk), text);
   return part;

@@ -26,7 +26,7 @@ import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { loadBaselineCounts } from '../workspace/baseline-file.js';
 import { findingsDigest, sha256 } from '../workspace/digest.js';
-import { artifactNames, readWorkItem, withFacts } from '../workspace/read-work-item.js';
+import { artifactNames, listFolder, readWorkItem, withFacts, type FolderListing } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
 import { committedBaselineCounts, loadBaselineCountsFor } from './baseline-counts.js';
@@ -99,11 +99,13 @@ export async function gatherInput(repo: Repo, id: string, options: EvaluateOptio
 // Under `approvals.source: github`, recorded approvals are set aside: the reviews count instead.
 // With `deferFacts`, the artifacts are only read and hashed, unless the plan of checks needs them.
 async function readInput(repo: Repo, id: string, options: EvaluateOptions, deferFacts = false): Promise<WorkItemInput> {
+  // Listed once for the artifacts, the graph state and the evidence folder alike.
+  const listing = listFolder(repo, id);
   const [files, read] = await Promise.all([
-    readWorkItem(repo, id, artifactNames(repo.config), { deferFacts }),
-    options.state ? Promise.resolve({ ok: true as const, state: options.state }) : readGraphState(repo, id),
+    readWorkItem(repo, id, artifactNames(repo.config), { deferFacts, listing }),
+    options.state ? Promise.resolve({ ok: true as const, state: options.state }) : readGraphState(repo, id, listing),
   ]);
-  const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files) };
+  const input: WorkItemInput = { ...files, ...graphStateInput(read, options), approvers: loginsWithRole(repo.collaborators, APPROVER_ROLE), verification: await verificationInput(repo, id, files, listing) };
   if (loadRuntimeConfig(repo).approvals.source === 'local') return input;
   return { ...input, approvalSource: 'github', approvals: [], ignoredApprovals: input.approvals };
 }
@@ -122,10 +124,10 @@ async function withReviews(repo: Repo, input: WorkItemInput, options: EvaluateOp
 // repository's state now, so a work item without evidence costs no git call. Records sit in the
 // work item's evidence folder: without one, no check has a record whatever the plan, and the
 // plan (read from the testing plan's facts) is not worked out.
-async function verificationInput(repo: Repo, id: string, files: WorkItemInput): Promise<VerificationInput> {
+async function verificationInput(repo: Repo, id: string, files: WorkItemInput, listing: FolderListing): Promise<VerificationInput> {
   const config = repo.config.verification;
   const configFile = repo.config.file ?? CONFIG_FILES[0];
-  if (!hasEvidenceFolder(repo, id)) return { config, configFile, records: new Map(), current: { unavailable: 'no record to compare' } };
+  if (!hasEvidenceFolder(repo, id, listing)) return { config, configFile, records: new Map(), current: { unavailable: 'no record to compare' } };
   const plan = planFromFiles(config, (await withFacts(files)).files, files.dir);
   const records = await readRecords(repo, id, plan.checks.map((c) => c.id));
   const judged = plan.checks.filter((c) => { const read = records.get(c.id); return read !== undefined && 'record' in read; });
@@ -134,8 +136,9 @@ async function verificationInput(repo: Repo, id: string, files: WorkItemInput): 
 }
 
 // Whether anything is at the evidence folder's path; only a path that is surely absent says no
-// (most work items have none: no error is built for that).
-function hasEvidenceFolder(repo: Repo, id: string): boolean {
+// (most work items have none: the folder's listing says so, or no error is built for it).
+function hasEvidenceFolder(repo: Repo, id: string, listing: FolderListing): boolean {
+  if ('names' in listing) return listing.names.has(EVIDENCE_DIR);
   try {
     return lstatSync(join(repo.specRoot, id, EVIDENCE_DIR), { throwIfNoEntry: false }) !== undefined;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactFromFacts, closest, compareIds, KNOWN_ARTIFACTS, PRESET_NAMES, PRESETS, workItemIdProblem, type ArtifactSource, type HarnessConfig, type PresetName, type WorkItemInput } from '@the-loop/core';
 import { UsageError } from '../errors.js';
@@ -98,31 +98,47 @@ export async function resolveWorkItem(repo: Repo, id: string): Promise<void> {
 }
 
 /**
+ * What a work item's folder held when it was listed: each name, and whether it was a regular file
+ * then; or why it could not be listed. One listing serves every file a run reads there, so a name
+ * it does not hold (no graph state, no evidence folder: most work items) costs no system call.
+ */
+export type FolderListing = { readonly names: ReadonlyMap<string, boolean> } | { readonly unlisted: string };
+
+/** List a work item's folder. Synchronous, as the bounded reader's calls are: a report lists every item's folder. */
+export function listFolder(repo: Repo, id: string): FolderListing {
+  try {
+    return { names: new Map(readdirSync(join(repo.specRoot, id), { withFileTypes: true }).map((entry) => [entry.name, entry.isFile()])) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { unlisted: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message };
+  }
+}
+
+/** Whether the listing surely says `name` is absent; a folder that could not be listed says nothing. */
+export function listedAbsent(listing: FolderListing, name: string): boolean {
+  return 'names' in listing && !listing.names.has(name);
+}
+
+/**
  * Read a work item's artifact files through the one bounded reader. A file that cannot be read
  * (a FIFO, a device, a link out of the repository, too large) becomes an `unreadable` entry,
  * never a pass; so does every artifact of a folder that cannot be listed, never a missing one.
  * With `deferFacts` (and a cache), each file's bytes are read and hashed, and the rest waits for
  * {@link withFacts}: a warm report whose result is kept needs neither the text nor the facts.
+ * `listing` is the folder's, when the caller has listed it already.
  */
-export async function readWorkItem(repo: Repo, id: string, names: readonly string[], options: { readonly deferFacts?: boolean } = {}): Promise<WorkItemInput> {
+export async function readWorkItem(repo: Repo, id: string, names: readonly string[], options: { readonly deferFacts?: boolean; readonly listing?: FolderListing } = {}): Promise<WorkItemInput> {
   const dir = join(repo.specRoot, id);
   const shown = `${repo.config.specDir}/${id}`;
   const files = new Map<string, ArtifactSource>();
   const digests = new Map<string, () => string>();
+  const listing = options.listing ?? listFolder(repo, id);
+  // Nothing can be said about what an unlisted folder holds: every artifact is unreadable, none missing.
+  if ('unlisted' in listing) for (const name of names) files.set(name, { unreadable: `its folder ${shown} cannot be listed (${listing.unlisted})` });
   // Each name in the folder, and whether it was a regular file when listed.
-  let present: Map<string, boolean>;
-  try {
-    // Synchronous, as the bounded reader's calls are: a report lists every item's folder.
-    present = new Map(readdirSync(dir, { withFileTypes: true }).map((entry) => [entry.name, entry.isFile()]));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    // Nothing can be said about what the folder holds: every artifact is unreadable, none missing.
-    for (const name of names) files.set(name, { unreadable: `its folder ${shown} cannot be listed (${why})` });
-    present = new Map();
-  }
+  const present = 'names' in listing ? listing.names : new Map<string, boolean>();
   // One check for the folder; each file that is itself a link is checked again by the reader.
-  const folderChecked = present.size > 0 && !escapes(realRoot(repo), realFolder(dir));
+  const folderChecked = present.size > 0 && !escapes(realPaths(repo).root, realFolder(repo, id));
   await Promise.all(
     names
       .filter((name) => present.has(name))
@@ -227,20 +243,31 @@ export function readDigestsOf(digests: object): readonly string[] | undefined {
   return digests instanceof DigestsOnDemand ? digests.names : undefined;
 }
 
-// The repository's own path, links resolved: once a run, not once a work item.
-const realRoots = new WeakMap<Repo, string>();
-function realRoot(repo: Repo): string {
-  let real = realRoots.get(repo);
+// The repository's and the spec root's own paths, links resolved: once a run, not once a work item.
+const realPathsOf = new WeakMap<Repo, { readonly root: string; readonly specRoot: string | undefined }>();
+function realPaths(repo: Repo): { readonly root: string; readonly specRoot: string | undefined } {
+  let real = realPathsOf.get(repo);
   if (real === undefined) {
-    real = realpathSync.native(repo.root);
-    realRoots.set(repo, real);
+    let specRoot: string | undefined;
+    try {
+      specRoot = realpathSync.native(repo.specRoot);
+    } catch {
+      // Each work item's folder is resolved on its own.
+    }
+    real = { root: realpathSync.native(repo.root), specRoot };
+    realPathsOf.set(repo, real);
   }
   return real;
 }
 
-// A work item's folder, links resolved; as given when it cannot be.
-function realFolder(dir: string): string {
+// A work item's folder, links resolved; as given when it cannot be. A folder that is no link
+// lies where the spec root really is: one lstat, where resolving its path takes a call for each
+// of its components.
+function realFolder(repo: Repo, id: string): string {
+  const dir = join(repo.specRoot, id);
   try {
+    const specRoot = realPaths(repo).specRoot;
+    if (specRoot !== undefined && lstatSync(dir).isDirectory()) return join(specRoot, id);
     return realpathSync.native(dir);
   } catch {
     return dir;
