@@ -13,20 +13,27 @@ export function normalizeTitle(title: string): string {
 
 // Each artifact's sections by normalised title, the first of each, built on the first lookup:
 // gates ask for several sections of the same file, often one that is not there, and each
-// lookup normalised every title again (decision 142). Keyed by the sections themselves, which
-// every artifact made from the same facts shares.
-const byTitle = new WeakMap<readonly Section[], Map<string, Section>>();
+// lookup normalised every title again (decision 142). Kept on the sections themselves, which
+// every artifact made from the same facts shares, under a key no enumeration or JSON sees. Not in
+// a WeakMap: V8's young-generation collector holds a WeakMap's values alive whether or not their
+// key is, so every work item's sections outlived it by a collection, and a report copied and
+// promoted them (decision 187).
+const BY_TITLE = Symbol('sections by title');
+type Indexed = readonly Section[] & { [BY_TITLE]?: ReadonlyMap<string, Section> };
 
 /** The first section whose heading matches `title`. */
 export function findSection(artifact: Artifact, title: string): Section | undefined {
-  let index = byTitle.get(artifact.sections);
+  const sections: Indexed = artifact.sections;
+  let index = sections[BY_TITLE];
   if (index === undefined) {
-    index = new Map();
-    for (const section of artifact.sections) {
+    const built = new Map<string, Section>();
+    for (const section of sections) {
       const key = normalizeTitle(section.title);
-      if (!index.has(key)) index.set(key, section);
+      if (!built.has(key)) built.set(key, section);
     }
-    byTitle.set(artifact.sections, index);
+    index = built;
+    // Sections someone froze are indexed again on each lookup.
+    if (Object.isExtensible(sections)) Object.defineProperty(sections, BY_TITLE, { value: index });
   }
   return index.get(normalizeTitle(title));
 }
