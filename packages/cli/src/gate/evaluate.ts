@@ -26,7 +26,7 @@ import { currentState } from '../evidence/state.js';
 import { readGraphState } from '../state/graph-state-store.js';
 import { loadBaselineCounts } from '../workspace/baseline-file.js';
 import { findingsDigest, sha256 } from '../workspace/digest.js';
-import { artifactNames, listFolder, readWorkItem, withFacts, type FolderListing } from '../workspace/read-work-item.js';
+import { artifactNames, listedHas, listFolder, readWorkItem, withFacts, type FolderListing } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
 import type { Repo } from '../workspace/repo.js';
 import { committedBaselineCounts, loadBaselineCountsFor } from './baseline-counts.js';
@@ -138,7 +138,8 @@ async function verificationInput(repo: Repo, id: string, files: WorkItemInput, l
 // Whether anything is at the evidence folder's path; only a path that is surely absent says no
 // (most work items have none: the folder's listing says so, or no error is built for it).
 function hasEvidenceFolder(repo: Repo, id: string, listing: FolderListing): boolean {
-  if ('names' in listing) return listing.names.has(EVIDENCE_DIR);
+  const listed = listedHas(listing, EVIDENCE_DIR);
+  if (listed !== undefined) return listed;
   try {
     return lstatSync(join(repo.specRoot, id, EVIDENCE_DIR), { throwIfNoEntry: false }) !== undefined;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { READ_LIMITS } from '../limits.js';
 import { readIfPresent } from '../workspace/read-file.js';
-import { listedAbsent, type FolderListing } from '../workspace/read-work-item.js';
+import { listedHas, type FolderListing } from '../workspace/read-work-item.js';
 import { join } from 'node:path';
 import { GRAPH_STATE_FILE, parseGraphState, serializeGraphState, type GraphState, type GraphStateResult } from '@the-loop/core';
 import { configurationError } from '../errors.js';
@@ -18,7 +18,7 @@ export function statePathOf(repo: Repo, id: string): string {
  * invalid with where. A `listing` of the folder without the file says there is none.
  */
 export async function readGraphState(repo: Repo, id: string, listing?: FolderListing): Promise<GraphStateResult | undefined> {
-  if (listing !== undefined && listedAbsent(listing, GRAPH_STATE_FILE)) return undefined;
+  if (listing !== undefined && listedHas(listing, GRAPH_STATE_FILE) === false) return undefined;
   let text: string | undefined;
   try {
     text = await readIfPresent(join(repo.specRoot, id, GRAPH_STATE_FILE), { within: repo.root, maxBytes: READ_LIMITS.graphState });

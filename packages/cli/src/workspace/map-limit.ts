@@ -7,8 +7,8 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 
 /**
  * {@link mapLimit} with each result handed to `take` in input order, as soon as it and every one
- * before it are there, and then let go: a result that is taken at once never outlives its item
- * (a report's items, held to the end of their chunk, were most of what the collector copied).
+ * before it are there, and then let go: a report renders each item and keeps only its text, not
+ * every result of the chunk until its end.
  */
 export async function forEachInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, take: (result: R, index: number) => void): Promise<void> {
   const waiting = new Map<number, R>();

@@ -114,9 +114,9 @@ export function listFolder(repo: Repo, id: string): FolderListing {
   }
 }
 
-/** Whether the listing surely says `name` is absent; a folder that could not be listed says nothing. */
-export function listedAbsent(listing: FolderListing, name: string): boolean {
-  return 'names' in listing && !listing.names.has(name);
+/** Whether the listing holds `name`; undefined when the folder could not be listed, which says nothing. */
+export function listedHas(listing: FolderListing, name: string): boolean | undefined {
+  return 'names' in listing ? listing.names.has(name) : undefined;
 }
 
 /**
