@@ -26,26 +26,6 @@ const project = (files: Record<string, string>, config = graphConfig()) => claud
 const escalation = async (dir: string) => JSON.parse(await readFile(join(dir, 'docs/specs/issue-7/graph-state.json'), 'utf8').catch(() => '{}'))['escalated'];
 
 describe('Claude Code runs the installed hooks', () => {
-  it('puts the node, the assignment and the unmet findings into the model context at session start and on the prompt', async () => {
-    sandbox = await claudeSandbox([], { text: 'I will write the test.' });
-    const dir = await project({ 'docs/specs/issue-7/requirements.md': LOCKED, [TASKS]: TASKS_OPEN }, graphConfig({ cap: 1 }));
-
-    const run = await sandbox.claude([...HEADLESS, 'Carry on.'], { cwd: dir });
-
-    expect(run.code).toBe(0);
-    const first = shownToModel(sandbox.server.messages()[0]!);
-    const context = [
-      'the-loop: work item issue-7 (docs/specs/issue-7) is at node "implementation" (phase implementation, actor agent).',
-      'Assignment: Write tasks.md in docs/specs/issue-7 so that its gate passes: every task ticked.',
-      'Unmet now (1):',
-      '- docs/specs/issue-7/tasks.md:4:1 tasks-incomplete: Task not done: "Test the greeting" ([ ]).',
-      'When the gate passes, claim the node with: the-loop graph complete issue-7 --node implementation',
-    ].join('\n');
-    expect(first).toContain(`SessionStart hook additional context: ${context}`);
-    expect(first).toContain(`UserPromptSubmit hook additional context: ${context}`);
-    expect(first).toContain('Carry on.');
-  });
-
   it('validates an artifact the agent writes with its Write tool and shows the findings to the model', async () => {
     sandbox = await claudeSandbox(
       [
@@ -65,7 +45,7 @@ describe('Claude Code runs the installed hooks', () => {
     expect(afterWrite).toContain('- docs/specs/issue-7/requirements.md:2:9 artifact-unlocked: requirements.md is not locked: front-matter status is "draft".');
   });
 
-  it('blocks the stop with every unmet finding at file:line and the claim command, and lets the agent stop once it ticks them with Edit', async () => {
+  it('shows the node, the assignment and the unmet findings at session start and on the prompt, blocks the stop with them and the claim command, and lets the agent stop once it ticks them with Edit', async () => {
     sandbox = await claudeSandbox([
       { text: 'The greeting is done.' },
       { tool: 'Read', input: { file_path: TASKS } },
@@ -80,6 +60,18 @@ describe('Claude Code runs the installed hooks', () => {
     expect(run.code).toBe(0);
     expect(run.result).toMatchObject({ is_error: false, result: 'Both tasks are ticked.' });
     const requests = sandbox.server.messages();
+    const first = shownToModel(requests[0]!);
+    const context = [
+      'the-loop: work item issue-7 (docs/specs/issue-7) is at node "implementation" (phase implementation, actor agent).',
+      'Assignment: Write tasks.md in docs/specs/issue-7 so that its gate passes: every task ticked.',
+      'Unmet now (2):',
+      '- docs/specs/issue-7/tasks.md:3:1 tasks-incomplete: Task not done: "Write the greeting" ([ ]).',
+      '- docs/specs/issue-7/tasks.md:4:1 tasks-incomplete: Task not done: "Test the greeting" ([ ]).',
+      'When the gate passes, claim the node with: the-loop graph complete issue-7 --node implementation',
+    ].join('\n');
+    expect(first).toContain(`SessionStart hook additional context: ${context}`);
+    expect(first).toContain(`UserPromptSubmit hook additional context: ${context}`);
+    expect(first).toContain('Finish issue-7.');
     // One stop blocked; the stop after the edits was let through, so no sixth request.
     expect(requests).toHaveLength(5);
     const blocked = lastMessage(requests[1]!);
