@@ -238,7 +238,8 @@ describe('the-loop run: attempts, timeouts and escalation', () => {
     const script = JSON.stringify([{ mode: 'hang' }]);
     const aside = await mkdtemp(join(tmpdir(), 'the-loop-agent-'));
     await writeFile(join(aside, 'script.json'), script);
-    const env = { PATH: STANDIN_PATH, STANDIN_SCRIPT: join(aside, 'script.json'), STANDIN_RECORD: p.record };
+    // The killed run cannot remove its prompt's scratch folder: it is left in the test's temporary folder.
+    const env = { PATH: STANDIN_PATH, TMPDIR: tmpdir(), STANDIN_SCRIPT: join(aside, 'script.json'), STANDIN_RECORD: p.record };
     // Synchronise on what the run reports: once it says the harness runs, kill the run outright.
     const child = spawn(process.execPath, [BIN, 'run', ID, '--request-id', 'first'], { cwd: p.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
