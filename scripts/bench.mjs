@@ -19,7 +19,12 @@ const bin = join(root, 'packages/cli/bin/the-loop.cjs');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 11);
 const withSuite = process.argv.includes('--suite');
 // A bench never reads a cache it did not warm itself; CI's variable would turn the cache off.
-const env = { ...process.env, NO_COLOR: '1', CI: '' };
+// Node 20 parses the whole NODE_EXTRA_CA_CERTS bundle at every start: a machine that sets it adds
+// the same tens of milliseconds to the floor and to every run of the CLI, which flattens every
+// ratio towards 1. The runs measured start without it, as Node does where it is not set; what
+// the floor costs with it is shown apart (decision 189).
+const { NODE_EXTRA_CA_CERTS: certificates, ...inherited } = process.env;
+const env = { ...inherited, NO_COLOR: '1', CI: '' };
 
 if (!process.argv.includes('--no-build')) {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
@@ -65,6 +70,7 @@ try {
   const hookPayload = (repo) => JSON.stringify({ session_id: 'bench', transcript_path: '', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
   const startup = {
     floor: { argv: ['-e', ''] },
+    ...(certificates ? { 'floor with certificates': { argv: ['-e', ''], env: { NODE_EXTRA_CA_CERTS: certificates } } } : {}),
     'check warm': { argv: [bin, 'check', 'item-36k', '--repo', one, '--format', 'json'] },
     'check cold': { argv: [bin, 'check', 'item-36k', '--repo', one, '--format', 'json', '--no-cache'] },
     'hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one) },
@@ -90,6 +96,10 @@ try {
     row(label, `${fmt(ms)} (${(ms / floor).toFixed(2)}×)`, `≤ ${budget}×`, ms / floor <= budget, rss);
   };
   row("node -e ''", fmt(floor), 'the floor', true, Math.max(...samples.floor.map((s) => s.rss)));
+  if (certificates) {
+    const withCertificates = median(samples['floor with certificates'].map((s) => s.ms));
+    rows.push([`node -e '' with this machine's NODE_EXTRA_CA_CERTS (not used below)`, fmt(withCertificates), '', '', '']);
+  }
   ratioRow(`check <id>, one ${kb(itemBytes(one))} item, cache warm`, 'check warm', 1.5);
   ratioRow(`check <id>, same item, cold (--no-cache)`, 'check cold', 1.5);
   ratioRow('Stop hook round trip, same item, cache warm', 'hook warm', 1.6);
