@@ -13,18 +13,17 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCorpus } from './bench-corpus.mjs';
+import { withoutExtraCertificates } from './node-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'packages/cli/bin/the-loop.cjs');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 11);
 const withSuite = process.argv.includes('--suite');
 // A bench never reads a cache it did not warm itself; CI's variable would turn the cache off.
-// Node 20 parses the whole NODE_EXTRA_CA_CERTS bundle at every start: a machine that sets it adds
-// the same tens of milliseconds to the floor and to every run of the CLI, which flattens every
-// ratio towards 1. The runs measured start without it, as Node does where it is not set; what
-// the floor costs with it is shown apart (decision 189).
-const { NODE_EXTRA_CA_CERTS: certificates, ...inherited } = process.env;
-const env = { ...inherited, NO_COLOR: '1', CI: '' };
+// The runs measured start without the machine's certificate bundle, as Node does where none is
+// set; what the floor costs with it is shown apart (decision 189).
+const certificates = process.env.NODE_EXTRA_CA_CERTS;
+const env = { ...withoutExtraCertificates(process.env), NO_COLOR: '1', CI: '' };
 
 if (!process.argv.includes('--no-build')) {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });

@@ -6,14 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutExtraCertificates } from './node-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const results = `${root}.test-results.json`;
-// Node 20 reads and parses the whole NODE_EXTRA_CA_CERTS bundle at every start, whether or not
-// the process opens a TLS connection. The suite starts hundreds of Node processes and none of them
-// does (pack.test's npm runs with a user's environment of its own), so the variable goes
-// (decision 188).
-const { NODE_EXTRA_CA_CERTS: _certificates, ...env } = process.env;
+// pack.test's npm, the one process that may reach the network, runs with a user's environment of its own.
+const env = withoutExtraCertificates(process.env);
 const run = (args, extra = {}) => spawnSync(process.execPath, args, { cwd: root, env: { ...env, ...extra }, stdio: 'inherit' });
 
 const built = run([`${root}scripts/build.mjs`]);
