@@ -70,6 +70,8 @@ try {
   const startup = {
     floor: { argv: ['-e', ''] },
     ...(certificates ? { 'floor with certificates': { argv: ['-e', ''], env: { NODE_EXTRA_CA_CERTS: certificates } } } : {}),
+    // What every command pays before doing anything: loading the CLI. No budget of its own.
+    version: { argv: [bin, '--version'] },
     'check warm': { argv: [bin, 'check', 'item-36k', '--repo', one, '--format', 'json'] },
     'check cold': { argv: [bin, 'check', 'item-36k', '--repo', one, '--format', 'json', '--no-cache'] },
     'hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one) },
@@ -99,6 +101,8 @@ try {
     const withCertificates = median(samples['floor with certificates'].map((s) => s.ms));
     rows.push([`node -e '' with this machine's NODE_EXTRA_CA_CERTS (not used below)`, fmt(withCertificates), '', '', '']);
   }
+  const loading = median(samples.version.map((s) => s.ms));
+  rows.push(['the-loop --version (loading the CLI alone, not a budget)', `${fmt(loading)} (${(loading / floor).toFixed(2)}×)`, '', '', mb(Math.max(...samples.version.map((s) => s.rss)) * 1024)]);
   ratioRow(`check <id>, one ${kb(itemBytes(one))} item, cache warm`, 'check warm', 1.5);
   ratioRow(`check <id>, same item, cold (--no-cache)`, 'check cold', 1.5);
   ratioRow('Stop hook round trip, same item, cache warm', 'hook warm', 1.6);
