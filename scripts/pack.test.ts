@@ -158,18 +158,23 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     const check = run([theLoop, 'check', 'issue-1', '--format', 'json'], project);
     expect(check.status).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({ schemaVersion: 1, workItem: 'issue-1', currentNode: expect.any(String) });
-    // A configured repository's check reads YAML through the library beside the bundle, whose
-    // shipped cache the launcher keeps as it keeps the bundle's, and writes again when it is gone.
+    // A configured repository's check without caches (as in CI) reads YAML through the library
+    // beside the bundle, whose shipped cache the launcher keeps as it keeps the bundle's, and
+    // writes again when it is gone.
     const yamlCache = 'the-loop-yaml.cjs.cache';
     const shippedYaml = cacheBytes(installed, yamlCache);
     expect(shippedYaml?.length).toBeGreaterThan(50_000);
-    run([theLoop, 'check', 'issue-1'], project);
+    run([theLoop, 'check', 'issue-1', '--no-cache'], project);
     expect(cacheBytes(installed, yamlCache)?.equals(shippedYaml as Buffer)).toBe(true);
     rmSync(join(installed, yamlCache));
+    // With its caches, a check takes the configuration's values kept by the check before and
+    // loads no YAML at all (decision 190), so it writes no cache for the library.
     expect(run([theLoop, 'check', 'issue-1', '--format', 'json'], project).stdout).toBe(check.stdout);
+    expect(cacheBytes(installed, yamlCache)).toBeUndefined();
+    expect(run([theLoop, 'check', 'issue-1', '--format', 'json', '--no-cache'], project).stdout).toBe(check.stdout);
     const writtenYaml = cacheBytes(installed, yamlCache);
     expect(writtenYaml?.length).toBeGreaterThan(0);
-    run([theLoop, 'check', 'issue-1'], project);
+    run([theLoop, 'check', 'issue-1', '--no-cache'], project);
     expect(cacheBytes(installed, yamlCache)?.equals(writtenYaml as Buffer)).toBe(true);
     // A report over enough work items for worker threads, which read YAML and Markdown that only
     // markdown-it reads (indented code), leaves every cache as it was and writes no other: code

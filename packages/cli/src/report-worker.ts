@@ -6,6 +6,7 @@
 // in main.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { artifactCache } from './cache/artifact-cache.js';
+import { configCache } from './cache/config-cache.js';
 import { resultCache } from './cache/result-cache.js';
 import type { BaselineCounts } from '@the-loop/core';
 import { evaluateChunk, takeChunk, type SharedChunks } from './gate/evaluate-many.js';
@@ -28,7 +29,7 @@ export async function serve(): Promise<void> {
   const setup = workerData as Setup;
   const port = parentPort;
   if (!port) return;
-  const opened = await loadRepo(setup.root);
+  const opened = await loadRepo(setup.root, setup.cache ? { configCache } : {});
   const repo = setup.cache ? { ...opened, cache: artifactCache(setup.root), results: resultCache(setup.root) } : opened;
   if (setup.accepted) useBaselineCounts(repo, setup.accepted.counts);
   for (let chunk = takeChunk(setup.shared); chunk !== undefined; chunk = takeChunk(setup.shared)) {

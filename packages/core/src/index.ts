@@ -10,7 +10,7 @@ export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } fr
 export type { CompileResult } from './graph/compile-graph.js';
 export { atSource, closest, didYouMean, dottedPath, schemaIssues } from './yaml/schema-issues.js';
 export type { IssueAt, SchemaIssueOptions } from './yaml/schema-issues.js';
-export { parseYaml } from './yaml/parse-yaml.js';
+export { parseYaml, YAML_READER } from './yaml/parse-yaml.js';
 export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
 export type { GatePredicateKind } from './graph/schema.js';
@@ -48,7 +48,7 @@ export { DEFAULT_PRESET, PRESETS, PRESET_NAMES, isPresetName, presetGraph } from
 export type { Preset, PresetName } from './config/presets.js';
 
 export { parseYamlSource } from './yaml/yaml-source.js';
-export type { SourceIssue, YamlSource, YamlSourceResult } from './yaml/yaml-source.js';
+export type { KnownYamlValue, SourceIssue, YamlSource, YamlSourceResult } from './yaml/yaml-source.js';
 
 export { workItemIdProblem } from './work-item/work-item-id.js';
 export { EXECUTION_LOG, KNOWN_ARTIFACTS, PRE_START_PHASES } from './work-item/known-artifacts.js';

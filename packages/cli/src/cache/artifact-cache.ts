@@ -3,7 +3,8 @@ import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VER
 import { LOCAL_DIR } from '../state/local-state.js';
 import { bucketStore } from './buckets.js';
 import { resultCache } from './result-cache.js';
-import type { ArtifactCache, Repo } from '../workspace/repo.js';
+import type { ArtifactCache, LoadOptions, Repo } from '../workspace/repo.js';
+import { configCache } from './config-cache.js';
 
 /** Where the facts read from artifacts are kept, under the machine-local directory. */
 export const CACHE_DIR = `${LOCAL_DIR}/cache/artifacts`;
@@ -77,12 +78,23 @@ function lineEnds(bytes: Buffer): number[] {
 }
 
 /**
- * The repository's cache, unless `--no-cache` was given or the run is in CI (`CI` set, as every
- * CI service sets it): a CI run starts clean, and must trust nothing left on disk before it.
+ * Whether a run reads and keeps the caches under the machine-local directory: not with
+ * `--no-cache`, nor in CI (`CI` set, as every CI service sets it): a CI run starts clean, and must
+ * trust nothing left on disk before it.
  */
-export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean): ArtifactCache | undefined {
+function cachesAllowed(env: NodeJS.ProcessEnv, noCache = false): boolean {
   const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false' && env['CI'] !== '0';
-  return noCache || ci ? undefined : artifactCache(root);
+  return !noCache && !ci;
+}
+
+/** `loadRepo`'s options for a run that reads its configuration through the configuration cache, when {@link cachesAllowed}. */
+export function cachedLoad(env: NodeJS.ProcessEnv, noCache = false): LoadOptions {
+  return cachesAllowed(env, noCache) ? { configCache } : {};
+}
+
+/** The repository's artifact cache, when {@link cachesAllowed}. */
+export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean): ArtifactCache | undefined {
+  return cachesAllowed(env, noCache) ? artifactCache(root) : undefined;
 }
 
 /**

@@ -44,7 +44,8 @@ describe('init', () => {
     expect(config.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/@the-loop/cli/dist/harness-config.schema.json');
     const parsed = parseHarnessConfig('.the-loop/harness-config.yaml', config);
     expect(parsed.ok && [parsed.config.preset, parsed.config.specDir]).toEqual(['the-loop', 'docs/specs']);
-    expect(parseCollaborators('.the-loop/collaborators.yaml', written['.the-loop/collaborators.yaml']!)).toEqual({ ok: true, collaborators: [] });
+    const people = parseCollaborators('.the-loop/collaborators.yaml', written['.the-loop/collaborators.yaml']!);
+    expect(people.ok && people.collaborators).toEqual([]);
     expect(first.stdout).toContain('created .the-loop/harness-config.yaml');
 
     const second = await run(dir, 'init');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type BaselineCounts, type Collaborator, type HarnessConfig, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type BaselineCounts, type Collaborator, type HarnessConfig, type KnownYamlValue, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readFrom, sha256 } from './digest.js';
 import { readRepositoryFile } from './read-file.js';
@@ -34,12 +34,25 @@ export interface Repo {
   readonly results?: ResultCache | undefined;
 }
 
+/** Values of the configuration files kept between runs, for the very text they were parsed from (decision 190). */
+export interface ConfigCache {
+  /** The value kept for exactly this text of `file`, if there is one. */
+  known(file: string, text: string): KnownYamlValue | undefined;
+  /** Keep the value a parse of `text` found; one JSON cannot give back exactly is not kept. A failure to write is no failure of the run. */
+  keep(file: string, text: string, value: unknown): Promise<void>;
+}
+
+export interface LoadOptions {
+  /** The configuration cache of the repository at a root: its files' values are read through it. */
+  readonly configCache?: ((root: string) => ConfigCache) | undefined;
+}
+
 /**
  * Open the repository a command works on: `--repo DIR` when given, else the project the working
  * directory sits in, so a command run from any subfolder finds the configuration and spec root.
  */
-export async function openRepo(cwd: string, repoOption: string | undefined): Promise<Repo> {
-  return loadRepo(repoOption === undefined ? await findRepoRoot(cwd) : resolve(cwd, repoOption));
+export async function openRepo(cwd: string, repoOption: string | undefined, options: LoadOptions = {}): Promise<Repo> {
+  return loadRepo(repoOption === undefined ? await findRepoRoot(cwd) : resolve(cwd, repoOption), options);
 }
 
 /** The nearest directory at or above `start` holding `.the-loop/` or `.git`; `start` itself when none does. */
@@ -55,7 +68,8 @@ export async function findRepoRoot(start: string): Promise<string> {
  * Load the configuration and collaborators of the repository at `root`. Every problem of both
  * files stops the command together (exit 2), each with its line: one round of fixes, not one per run.
  */
-export async function loadRepo(root: string): Promise<Repo> {
+export async function loadRepo(root: string, options: LoadOptions = {}): Promise<Repo> {
+  const values = options.configCache?.(root);
   let config = defaultConfig();
   let read = '';
   const issues: SourceIssue[] = [];
@@ -63,9 +77,11 @@ export async function loadRepo(root: string): Promise<Repo> {
     // Strict: a configuration read with replacement characters would name paths that do not exist.
     const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
-    const result = parseHarnessConfig(name, text);
+    const known = values?.known(name, text);
+    const result = parseHarnessConfig(name, text, known);
     if (result.ok) config = result.config;
     else issues.push(...result.issues);
+    if (result.ok && known === undefined && result.config.source) await values?.keep(name, text, result.config.source.value);
     read = `${name}\0${text}`;
     break;
   }
@@ -75,9 +91,11 @@ export async function loadRepo(root: string): Promise<Repo> {
   let collaborators: readonly Collaborator[] = [];
   const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
-    const result = parseCollaborators(COLLABORATORS_FILE, people);
+    const known = values?.known(COLLABORATORS_FILE, people);
+    const result = parseCollaborators(COLLABORATORS_FILE, people, known);
     if (result.ok) collaborators = result.collaborators;
     else issues.push(...result.issues);
+    if (result.ok && known === undefined) await values?.keep(COLLABORATORS_FILE, people, result.source.value);
   }
   if (issues.length > 0) throw configurationError('the configuration is invalid', issues);
   return { root, config, specRoot: join(root, config.specDir), collaborators };

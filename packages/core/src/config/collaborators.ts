@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue } from '../yaml/yaml-source.js';
+import { parseYamlSource, type KnownYamlValue, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { collaboratorsLegacyHint } from './legacy-keys.js';
 
 /** Where the people of a repository and their roles are listed. */
@@ -21,11 +21,15 @@ export interface Collaborator {
   readonly roles: readonly string[];
 }
 
-export type CollaboratorsResult = { ok: true; collaborators: readonly Collaborator[] } | { ok: false; issues: SourceIssue[] };
+/** On success, `source` is the parsed file: a caller may keep its value for the same text. */
+export type CollaboratorsResult = { ok: true; collaborators: readonly Collaborator[]; source: YamlSource } | { ok: false; issues: SourceIssue[] };
 
-/** Parse `.the-loop/collaborators.yaml`; every problem is reported with its line. */
-export function parseCollaborators(file: string, text: string): CollaboratorsResult {
-  const parsed = parseYamlSource(file, text);
+/**
+ * Parse `.the-loop/collaborators.yaml`; every problem is reported with its line. `known`: the
+ * value an earlier parse of this very text found (see {@link parseYamlSource}).
+ */
+export function parseCollaborators(file: string, text: string, known?: KnownYamlValue): CollaboratorsResult {
+  const parsed = parseYamlSource(file, text, known);
   if (!parsed.ok) return parsed;
   const { source } = parsed;
   const result = v.safeParse(CollaboratorsSchema, source.value ?? {}, { abortEarly: false });
@@ -41,7 +45,7 @@ export function parseCollaborators(file: string, text: string): CollaboratorsRes
     seen.set(key, index);
   });
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, collaborators: result.output.collaborators };
+  return { ok: true, collaborators: result.output.collaborators, source };
 }
 
 /** Logins holding a role. */

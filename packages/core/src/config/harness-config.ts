@@ -5,7 +5,7 @@ import { DEFAULT_OUTCOME_WORDS, DEFAULT_REVIEW_CYCLES, REVIEW_OUTCOMES, type Rev
 import { DEFAULT_GATE_SETTINGS, type GateSettings } from '../gate/settings.js';
 import { defaultVerification, parseVerificationConfig, type VerificationConfig } from '../verification/config.js';
 import { didYouMean } from '../yaml/schema-issues.js';
-import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
+import { parseYamlSource, type KnownYamlValue, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { configFileIssues } from './config-file.js';
 import { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, presetGraph, type PresetName } from './presets.js';
 import { ReviewSettingsSchema } from './reviews-schema.js';
@@ -46,9 +46,10 @@ export function defaultConfig(): HarnessConfig {
 /**
  * Parse `.the-loop/harness-config.yaml`. Every problem in the file is reported at once, each
  * with its line; an unparseable file is an error, never a silent fallback to the defaults.
+ * `known`: the value an earlier parse of this very text found (see {@link parseYamlSource}).
  */
-export function parseHarnessConfig(file: string, text: string): ConfigResult {
-  const parsed = parseYamlSource(file, text);
+export function parseHarnessConfig(file: string, text: string, known?: KnownYamlValue): ConfigResult {
+  const parsed = parseYamlSource(file, text, known);
   if (!parsed.ok) return parsed;
   const { source } = parsed;
   const root = source.value;

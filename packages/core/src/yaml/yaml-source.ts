@@ -22,9 +22,24 @@ export interface YamlSource {
 
 export type YamlSourceResult = { ok: true; source: YamlSource } | { ok: false; issues: SourceIssue[] };
 
+/**
+ * The value an earlier parse of the very same text found, kept by a caller between runs. With
+ * it, the text is parsed again only when a position is asked for (to place a problem).
+ */
+export interface KnownYamlValue {
+  readonly value: unknown;
+}
+
 /** Parse YAML text, collecting every syntax error with its position. Never throws. */
-export function parseYamlSource(file: string, text: string): YamlSourceResult {
+export function parseYamlSource(file: string, text: string, known?: KnownYamlValue): YamlSourceResult {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (known !== undefined) {
+    let parsed: Document.Parsed | undefined;
+    const doc = (): Document.Parsed => (parsed ??= parseYaml(body));
+    let at: ((offset: number) => Position) | undefined;
+    const positionOf = (path: readonly PropertyKey[]): Position => positionIn(doc(), (at ??= lineIndex(body)), path);
+    return { ok: true, source: { file, get doc() { return doc(); }, value: known.value, positionOf } };
+  }
   const doc = parseYaml(body);
   const at = lineIndex(body);
   if (doc.errors.length > 0) {
@@ -39,29 +54,30 @@ export function parseYamlSource(file: string, text: string): YamlSourceResult {
   } catch (error) {
     return { ok: false, issues: [{ file, line: 1, column: 1, message: error instanceof Error ? error.message : String(error) }] };
   }
-  const positionOf = (path: readonly PropertyKey[]): Position => {
-    let node: unknown = doc.contents;
-    let best: Position = { line: 1, column: 1 };
-    for (const [depth, segment] of path.entries()) {
-      if (isMap(node)) {
-        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
-        if (!pair) return best;
-        const keyNode = pair.key as YamlNode;
-        if (keyNode.range) best = at(keyNode.range[0]);
-        node = pair.value;
-      } else if (isSeq(node) && typeof segment === 'number') {
-        node = node.items[segment];
-        // A key missing from a list entry written as a block mapping is reported where the entry
-        // starts, not where the list does.
-        const entry = (node as YamlNode | null)?.range;
-        if (entry && isMap(node) && !node.flow && depth < path.length - 1) best = at(entry[0]);
-      } else {
-        return best;
-      }
-      const range = (node as YamlNode | null)?.range;
-      if (range && !isMap(node)) best = at(range[0]);
+  return { ok: true, source: { file, doc, value, positionOf: (path) => positionIn(doc, at, path) } };
+}
+
+function positionIn(doc: Document.Parsed, at: (offset: number) => Position, path: readonly PropertyKey[]): Position {
+  let node: unknown = doc.contents;
+  let best: Position = { line: 1, column: 1 };
+  for (const [depth, segment] of path.entries()) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+      if (!pair) return best;
+      const keyNode = pair.key as YamlNode;
+      if (keyNode.range) best = at(keyNode.range[0]);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      // A key missing from a list entry written as a block mapping is reported where the entry
+      // starts, not where the list does.
+      const entry = (node as YamlNode | null)?.range;
+      if (entry && isMap(node) && !node.flow && depth < path.length - 1) best = at(entry[0]);
+    } else {
+      return best;
     }
-    return best;
-  };
-  return { ok: true, source: { file, doc, value, positionOf } };
+    const range = (node as YamlNode | null)?.range;
+    if (range && !isMap(node)) best = at(range[0]);
+  }
+  return best;
 }
