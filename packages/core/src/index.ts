@@ -10,7 +10,7 @@ export { compileGraph, compileGraphData, compileGraphValue, getDefaultGraph } fr
 export type { CompileResult } from './graph/compile-graph.js';
 export { atSource, closest, didYouMean, dottedPath, schemaIssues } from './yaml/schema-issues.js';
 export type { IssueAt, SchemaIssueOptions } from './yaml/schema-issues.js';
-export { parseYaml, YAML_READER } from './yaml/parse-yaml.js';
+export { MAX_YAML_DEPTH, parseYaml, YAML_READER } from './yaml/parse-yaml.js';
 export { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './graph/default-graph.data.js';
 export { GATE_PREDICATES, GraphSchema, NodeSchema, EdgeSchema, GatePredicateSchema } from './graph/schema.js';
 export type { GatePredicateKind } from './graph/schema.js';

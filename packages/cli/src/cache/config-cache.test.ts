@@ -6,7 +6,7 @@ import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseYamlSource, YAML_READER } from '@the-loop/core';
+import { MAX_YAML_DEPTH, parseYamlSource, YAML_READER } from '@the-loop/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, writeFiles } from '../test-support/cli.js';
 import { CONFIG_CACHE_DIR, configCache } from './config-cache.js';
@@ -93,6 +93,8 @@ describe('the configuration cache', () => {
       (path) => writeFile(path, forged({ file: '.the-loop/config.yaml' })),
       (path) => writeFile(path, forged({ reader: 'yaml 1.0.0, 1' })),
       (path) => writeFile(path, forged({ format: 0 })),
+      // For this very text, but a value the configuration's checks refuse: the file is read afresh.
+      (path) => writeFile(path, forged({ value: { workflow: { preset: 'nope' }, rulez: {} } })),
       async (path) => spawnSync('mkfifo', [path]),
       (path) => symlink(join(outside, 'entry.json'), path),
     ];
@@ -116,6 +118,19 @@ describe('the configuration cache', () => {
     expect(fresh.code).toBe(2);
     expect(fresh.stderr).toContain(`${CONFIG}:${text.split('\n').length - 1}:`);
     expect(await check(root)).toEqual(fresh);
+  });
+
+  it('takes no value nested deeper than a file the reader parses', async () => {
+    const root = await configured();
+    const nested = (depth: number): unknown => (depth === 0 ? 'x' : { a: nested(depth - 1) });
+    const file = entry(root, CONFIG);
+    await check(root);
+    for (const [depth, taken] of [[MAX_YAML_DEPTH, true], [MAX_YAML_DEPTH + 1, false], [100_000, false]] as const) {
+      // Written as JSON text: a value 100,000 deep is more than JSON.stringify would walk.
+      const value = `${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`;
+      await writeFile(file, `{"format":1,"reader":${JSON.stringify(YAML_READER)},"file":${JSON.stringify(CONFIG)},"text":"t","value":${value}}`);
+      expect(configCache(root).known(CONFIG, 't')).toEqual(taken ? { value: nested(depth) } : undefined);
+    }
   });
 
   it('keeps no value JSON cannot give back exactly', async () => {

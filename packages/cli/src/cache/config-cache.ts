@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { YAML_READER } from '@the-loop/core';
+import { MAX_YAML_DEPTH, YAML_READER } from '@the-loop/core';
 import { LOCAL_DIR } from '../state/local-state.js';
 import type { ConfigCache } from '../workspace/repo.js';
 import { bucketStore } from './buckets.js';
@@ -22,7 +22,8 @@ const OWN_FILE = /^(?:[\w.-]+\.yaml\.json|\.[\w.-]+\.yaml\.json\.\d+\.[0-9a-f]+\
  * load the YAML library and parse the same text again: about 4 ms of each run in a configured
  * repository. An entry is found by the file's name and used only when the text it holds is the
  * text read now, compared whole, and the reader that parsed it is this one; so it never changes a
- * result. Positions, which only a problem needs, come from parsing the text when one is asked for.
+ * result. A value the configuration's checks refuse stands for nothing: the file is parsed afresh
+ * (`loadRepo`), so a problem named is always in the file.
  * CI and `--no-cache` keep none, and trust nothing kept: an agent that could forge an entry could
  * as well edit the file, which CI reads afresh.
  */
@@ -36,7 +37,8 @@ export function configCache(root: string): ConfigCache {
       try {
         const entry = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
         const same = entry['format'] === ENTRY_FORMAT && entry['reader'] === YAML_READER && entry['file'] === file && entry['text'] === text && 'value' in entry;
-        return same ? { value: entry['value'] } : undefined;
+        // No file the reader parses nests deeper, so a value that does was not kept by a run.
+        return same && nestedWithin(entry['value'], MAX_YAML_DEPTH) ? { value: entry['value'] } : undefined;
       } catch {
         return undefined;
       }
@@ -62,4 +64,10 @@ function jsonExact(value: unknown, within: Set<object>): boolean {
     : Object.getPrototypeOf(value) === Object.prototype && Object.getOwnPropertySymbols(value).length === 0 && Object.values(value).every((item) => jsonExact(item, within));
   within.delete(value);
   return exact;
+}
+
+// Whether `value` nests no more than `depth` arrays and objects deep.
+function nestedWithin(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return depth > 0 && Object.values(value).every((item) => nestedWithin(item, depth - 1));
 }

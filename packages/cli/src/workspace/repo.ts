@@ -77,11 +77,9 @@ export async function loadRepo(root: string, options: LoadOptions = {}): Promise
     // Strict: a configuration read with replacement characters would name paths that do not exist.
     const text = await readRepositoryFile(join(root, name), name, { within: root, encoding: 'strict-utf8' });
     if (text === undefined) continue;
-    const known = values?.known(name, text);
-    const result = parseHarnessConfig(name, text, known);
+    const result = await throughCache(values, name, text, (known) => parseHarnessConfig(name, text, known), (ok) => ok.config.source?.value);
     if (result.ok) config = result.config;
     else issues.push(...result.issues);
-    if (result.ok && known === undefined && result.config.source) await values?.keep(name, text, result.config.source.value);
     read = `${name}\0${text}`;
     break;
   }
@@ -91,12 +89,24 @@ export async function loadRepo(root: string, options: LoadOptions = {}): Promise
   let collaborators: readonly Collaborator[] = [];
   const people = await readRepositoryFile(join(root, COLLABORATORS_FILE), COLLABORATORS_FILE, { within: root });
   if (people !== undefined) {
-    const known = values?.known(COLLABORATORS_FILE, people);
-    const result = parseCollaborators(COLLABORATORS_FILE, people, known);
+    const result = await throughCache(values, COLLABORATORS_FILE, people, (known) => parseCollaborators(COLLABORATORS_FILE, people, known), (ok) => ok.source.value);
     if (result.ok) collaborators = result.collaborators;
     else issues.push(...result.issues);
-    if (result.ok && known === undefined) await values?.keep(COLLABORATORS_FILE, people, result.source.value);
   }
   if (issues.length > 0) throw configurationError('the configuration is invalid', issues);
   return { root, config, specRoot: join(root, config.specDir), collaborators };
+}
+
+/**
+ * A configuration file read through the configuration cache, when there is one. A kept value
+ * stands only for a file it finds valid: any problem is reported from the file parsed afresh, so
+ * what a command names is always in the file, and a valid file's fresh value is kept.
+ */
+async function throughCache<R extends { ok: true } | { ok: false }>(values: ConfigCache | undefined, file: string, text: string, parse: (known?: KnownYamlValue) => R, valueOf: (result: Extract<R, { ok: true }>) => unknown): Promise<R> {
+  const known = values?.known(file, text);
+  const kept = known === undefined ? undefined : parse(known);
+  if (kept?.ok) return kept;
+  const result = parse();
+  if (result.ok && values) await values.keep(file, text, valueOf(result as Extract<R, { ok: true }>));
+  return result;
 }
