@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from './cli-bundle.mjs';
 
@@ -46,7 +46,7 @@ async function writeCodeCache() {
     // The launcher keeps a cache for each kind of run (decision 174). A check and a Stop hook,
     // which runs on every agent turn, with a payload on stdin as a harness gives it.
     const payload = JSON.stringify({ session_id: 'build', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
-    cacheRun(['check', 'issue-1', '--repo', dir, '--format', 'json'], [['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1']], payload, 'the-loop.cjs.cache');
+    cacheRun(['check', 'issue-1', '--repo', dir, '--format', 'json'], [['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1']], payload, '');
     // Runs over many work items: a report (and a cached reading of the same artifacts), work
     // items as teams write them (the bundled corpus) read in full, so that the inline and block
     // syntax of real prose compiles here rather than in every cold run, and `check --all`.
@@ -57,7 +57,7 @@ async function writeCodeCache() {
         ['check', '--all', '--repo', dir, '--format', 'json'],
       ],
       '',
-      'the-loop.cjs.many-items.cache',
+      '.many-items',
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -65,8 +65,8 @@ async function writeCodeCache() {
 }
 
 // Run the launcher on `argv`, then on each of `also` in the same process, and have it write the
-// code cache for that kind of run (`name`, beside the bundle).
-function cacheRun(argv, also, input, name) {
+// code cache for that kind of run beside the bundle: `the-loop.cjs<kind>.<this Node build>.cache`.
+function cacheRun(argv, also, input, kind) {
   const run = spawnSync(process.execPath, [`${root}packages/cli/bin/the-loop.cjs`, ...argv], {
     // CI turns the artifact cache off; the cached reading must be compiled wherever the build runs.
     // Written under V8's own flags, without any the environment's NODE_OPTIONS would add: the
@@ -75,7 +75,8 @@ function cacheRun(argv, also, input, name) {
     input,
     encoding: 'utf8',
   });
-  if (run.status !== 1 || !existsSync(`${cliDist}/${name}`)) throw new Error(`the code-cache run \`${argv.join(' ')}\` failed (exit ${run.status}): ${run.stderr}`);
+  const written = new RegExp(`^the-loop\\.cjs${kind.replace('.', '\\.')}\\.[0-9a-f]{8}\\.cache$`);
+  if (run.status !== 1 || !readdirSync(cliDist).some((file) => written.test(file))) throw new Error(`the code-cache run \`${argv.join(' ')}\` failed (exit ${run.status}): ${run.stderr}`);
 }
 
 function withoutNodeOptions(env) {

@@ -87,8 +87,9 @@ const { workerData } = require('node:worker_threads');
 const bundle = join(__dirname, 'the-loop.cjs');
 let cachedData;
 try {
-  // The cache the launcher's run read (or is writing), named for the run's options.
-  cachedData = readFileSync(workerData.codeCache ?? \`\${bundle}.many-items.cache\`);
+  // The cache the launcher's run read (or is writing), named for the Node build and the run's
+  // options; none when the bundle was loaded some other way.
+  cachedData = workerData.codeCache === undefined ? undefined : readFileSync(workerData.codeCache);
 } catch {
   cachedData = undefined;
 }
@@ -96,7 +97,7 @@ const script = new Script(readFileSync(bundle, 'latin1'), { filename: bundle, ca
 const bundled = { exports: {} };
 script.runInThisContext().call(bundled.exports, bundled.exports, require, bundled, bundle, __dirname);
 // The libraries beside the bundle compile through caches of the same kind.
-bundled.exports.useCodeCache(workerData.codeCache ?? \`\${bundle}.many-items.cache\`);
+if (workerData.codeCache !== undefined) bundled.exports.useCodeCache(workerData.codeCache);
 bundled.exports.reportWorker();
 `;
 

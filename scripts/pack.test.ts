@@ -44,6 +44,13 @@ function cacheBytes(dist: string, name: string): Buffer | undefined {
   return existsSync(file) ? readFileSync(file) : undefined;
 }
 
+// The fingerprint of the Node build the bundle's shipped cache is named for, from a listing of its folder.
+function nodeBuild(files: readonly string[]): string {
+  const names = files.map((file) => /^the-loop\.cjs\.([0-9a-f]{8})\.cache$/.exec(file)?.[1]).filter((name) => name !== undefined);
+  expect(names).toHaveLength(1);
+  return names[0] as string;
+}
+
 function write(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -93,18 +100,20 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     expect(manifest['bin']).toEqual({ 'the-loop': './bin/the-loop.cjs' });
     expect(manifest['exports']).toEqual({ '.': './dist/the-loop.cjs' });
     const listed = ok(['tar', '-tzf', tarballs.cli], root).split('\n');
+    // Each cache is named for the Node build that wrote it (decision 192): this one's.
+    const node = nodeBuild(listed.map((path) => path.slice('package/dist/'.length)));
     expect(listed).toEqual(
       expect.arrayContaining([
         'package/bin/the-loop.cjs',
         'package/dist/the-loop.cjs',
-        'package/dist/the-loop.cjs.cache',
-        'package/dist/the-loop.cjs.many-items.cache',
+        `package/dist/the-loop.cjs.${node}.cache`,
+        `package/dist/the-loop.cjs.many-items.${node}.cache`,
         // The libraries a run loads only when it calls them, beside the bundle, with their caches.
         'package/dist/the-loop-markdown.cjs',
-        'package/dist/the-loop-markdown.cjs.many-items.cache',
+        `package/dist/the-loop-markdown.cjs.many-items.${node}.cache`,
         'package/dist/the-loop-yaml.cjs',
-        'package/dist/the-loop-yaml.cjs.cache',
-        'package/dist/the-loop-yaml.cjs.many-items.cache',
+        `package/dist/the-loop-yaml.cjs.${node}.cache`,
+        `package/dist/the-loop-yaml.cjs.many-items.${node}.cache`,
         'package/dist/the-loop-json.cjs',
         'package/dist/the-loop-glob.cjs',
         'package/dist/report-worker.cjs',
@@ -131,10 +140,11 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     // kind of run (a run leaves it as it was); without one, the next run writes it, and the one
     // after keeps it.
     const installed = join(project, 'node_modules/@the-loop/cli/dist');
+    const node = nodeBuild(readdirSync(installed));
     const kinds = [
-      { cache: 'the-loop.cjs.cache', argv: ['--version'] },
-      { cache: 'the-loop.cjs.many-items.cache', argv: ['report', '--format', 'json'] },
-      { cache: 'the-loop.cjs.many-items.cache', argv: ['check', '--all'] },
+      { cache: `the-loop.cjs.${node}.cache`, argv: ['--version'] },
+      { cache: `the-loop.cjs.many-items.${node}.cache`, argv: ['report', '--format', 'json'] },
+      { cache: `the-loop.cjs.many-items.${node}.cache`, argv: ['check', '--all'] },
     ];
     for (const { cache, argv } of kinds) {
       const shipped = cacheBytes(installed, cache);
@@ -161,7 +171,7 @@ describe('@the-loop/cli, packed and installed into an unrelated repository', () 
     // A configured repository's check without caches (as in CI) reads YAML through the library
     // beside the bundle, whose shipped cache the launcher keeps as it keeps the bundle's, and
     // writes again when it is gone.
-    const yamlCache = 'the-loop-yaml.cjs.cache';
+    const yamlCache = `the-loop-yaml.cjs.${node}.cache`;
     const shippedYaml = cacheBytes(installed, yamlCache);
     expect(shippedYaml?.length).toBeGreaterThan(50_000);
     run([theLoop, 'check', 'issue-1', '--no-cache'], project);

@@ -36,7 +36,14 @@ const bundle = join(__dirname, '..', 'dist', 'the-loop.cjs');
 // run keeps a cache of its own, named for its options, rather than overwrite the build's: runs
 // with and without the options would each rewrite it in turn, every rewrite holding only what its
 // own run compiled. Options that change no flag of V8's still use the build's cache (decision 177).
-const kind = `${bundle}${manyItems ? '.many-items' : ''}`;
+// V8 accepts a code cache written by its own version under its own flags, and does not ask which
+// Node wrote it: Node 20.19 and 20.20 share V8 11.3.244.8, and 20.19 crashed on every start with
+// 20.20's cache. So each cache is named for the Node build that reads and writes it: the versions
+// of Node, of V8 with Node's patch level and of every library in it (a distribution's shared
+// OpenSSL or ICU shows there), and the length of its configuration (hashing its 13 KB took a run
+// 0.7 ms). Another build has none and writes its own (decision 192).
+const node = fingerprint(`${process.arch} ${JSON.stringify(process.versions)} ${JSON.stringify(process.config).length}`);
+const kind = `${bundle}${manyItems ? '.many-items' : ''}.${node}`;
 const shipped = `${kind}.cache`;
 const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
 const cacheFile = options === '' ? shipped : `${kind}.${fingerprint(options)}.cache`;
@@ -150,8 +157,8 @@ function readWhole({ fd, size }, memory) {
   return at;
 }
 
-// A short name for a run's options (FNV-1a): two sets of options that share one only share a
-// cache V8 then rejects for one of them, and that run writes its own again.
+// A short name for a Node build or a run's options (FNV-1a, 32 bits: two that differ share one
+// by a chance in four billion).
 function fingerprint(text) {
   let hash = 0x811c9dc5;
   for (let at = 0; at < text.length; at += 1) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);

@@ -1,12 +1,12 @@
 // The first minutes with the CLI: a typo gets a did-you-mean on one clean line, a command works
 // from any subfolder of the project, colour can be turned off, and a fix names the real work item.
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
 import { runCli } from './main.js';
-import { BIN, git, makeRepo, runBuiltCli } from './test-support/cli.js';
+import { BIN, git, makeRepo, runArgv, runBuiltCli } from './test-support/cli.js';
 import { runInProcess } from './test-support/in-process.js';
 
 const temps: string[] = [];
@@ -211,15 +211,58 @@ describe('the built CLI sets its V8 flags quietly', () => {
   });
 });
 
+describe('the built CLI and code caches another Node wrote', () => {
+  // V8 checks a cache's V8 version, flags and source length, not which Node wrote it: Node 20.19
+  // crashed on every start with 20.20's cache (same V8 11.3.244.8). A cache of another script of
+  // the bundle's length stands in for another build's: V8 runs it as if it were the bundle's.
+  it('reads only the cache named for the Node build running it', async () => {
+    const pkg = await repo({});
+    await cp(join(BIN, '..'), join(pkg, 'bin'), { recursive: true });
+    await cp(join(BIN, '..', '..', 'dist'), join(pkg, 'dist'), { recursive: true });
+    const bundle = join(pkg, 'dist', 'the-loop.cjs');
+    const poison = join(pkg, 'poison.cache');
+    const made = await runArgv(
+      [
+        process.execPath,
+        '-e',
+        `const fs = require('node:fs'); const { Script } = require('node:vm');
+         let text = "(function () { process.stdout.write('poisoned\\\\n'); })";
+         text += ' '.repeat(fs.statSync(process.argv[1]).size - text.length);
+         fs.writeFileSync(process.argv[2], new Script(text).createCachedData());`,
+        bundle,
+        poison,
+      ],
+      { cwd: pkg },
+    );
+    expect([made.code, made.stderr]).toEqual([0, ""]);
+    const ours = (await readdir(join(pkg, 'dist'))).find((name) => /^the-loop\.cjs\.[0-9a-f]{8}\.cache$/.test(name)) as string;
+    const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
+    const argv = [process.execPath, join(pkg, 'bin', 'the-loop.cjs'), 'check', 'issue-1', '--repo', dir, '--format', 'json'];
+    const expected = await runBuiltCli(argv.slice(2), { cwd: dir });
+    expect(expected.code).toBe(1);
+    // Where older builds shipped theirs, and where another Node build keeps its own.
+    await copyFile(poison, join(pkg, 'dist', 'the-loop.cjs.cache'));
+    await copyFile(poison, join(pkg, 'dist', ours.replace(/[0-9a-f]{8}/, (hex) => (hex === 'ffffffff' ? '00000000' : 'ffffffff'))));
+    const run = await runArgv(argv, { cwd: dir });
+    expect([run.code, run.stdout, run.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
+    // Under this build's own name, V8 takes it.
+    await copyFile(poison, join(pkg, 'dist', ours));
+    const poisoned = await runArgv(argv, { cwd: dir });
+    expect(poisoned.stdout).toBe('poisoned\n');
+  });
+});
+
 describe('the built CLI under options of its own', () => {
   // V8 rejects a code cache written under other flags: a run under NODE_OPTIONS that sets one
   // keeps a cache of its own beside the build's, which it leaves as it was (bin/the-loop.cjs).
   const dist = join(BIN, '..', '..', 'dist');
-  const ownCaches = async () => (await readdir(dist)).filter((name) => /^the-loop\.cjs(?:\.many-items)?\.[0-9a-f]{8}\.cache$/.test(name)).sort();
+  // Named for the Node build, then for the options (decision 192).
+  const ownCaches = async () => (await readdir(dist)).filter((name) => /^the-loop\.cjs(?:\.many-items)?\.[0-9a-f]{8}\.[0-9a-f]{8}\.cache$/.test(name)).sort();
+  const shippedCache = async () => join(dist, (await readdir(dist)).find((name) => /^the-loop\.cjs\.[0-9a-f]{8}\.cache$/.test(name)) ?? 'none');
 
   it('keeps its code cache beside the build\'s and reads it again; options that set no V8 flag use the build\'s', async () => {
     const before = await ownCaches();
-    const shipped = await readFile(join(dist, 'the-loop.cjs.cache'));
+    const shipped = await readFile(await shippedCache());
     const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
     const argv = ['check', 'issue-1', '--repo', dir, '--format', 'json', '--no-cache'];
     const expected = (await run(dir, argv)).stdout;
@@ -235,7 +278,7 @@ describe('the built CLI under options of its own', () => {
       const second = await runBuiltCli(argv, { cwd: dir, ...flagged });
       expect([second.code, second.stdout]).toEqual([1, expected]);
       expect((await stat(own)).mtimeMs).toBe(mtimeMs);
-      expect(await readFile(join(dist, 'the-loop.cjs.cache'))).toEqual(shipped);
+      expect(await readFile(await shippedCache())).toEqual(shipped);
 
       const quiet = await runBuiltCli(argv, { cwd: dir, env: { NODE_OPTIONS: '--no-warnings' } });
       expect([quiet.code, quiet.stdout]).toEqual([1, expected]);
