@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { createHash } from '../workspace/hash.js';
 import { mapLimit } from '../workspace/map-limit.js';
 import { readBytesIfPresent } from '../workspace/read-file.js';
 import { git, headCommit, notAGitRepository, splitZ } from './git.js';

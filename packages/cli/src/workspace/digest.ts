@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash } from './hash.js';
 import { approvedContent, findingsKey, type Artifact, type Diagnostic } from '@the-loop/core';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
+import { createHash } from './hash.js';
 
 const MiB = 1024 * 1024;
 
