@@ -14,9 +14,9 @@ afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: 
 const piece = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 }));
 
 describe('createHash', () => {
-  it.each(['sha256', 'sha1'] as const)('gives %s digests equal to node:crypto for any text (lone surrogates too) and bytes, in any pieces', (algorithm) => {
+  it('gives SHA-256 and SHA-1 digests equal to node:crypto for any text (lone surrogates too) and bytes, in any pieces', () => {
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+      fc.property(fc.constantFrom('sha256' as const, 'sha1' as const), fc.array(piece, { maxLength: 8 }), (algorithm, pieces) => {
         const ours = createHash(algorithm);
         const theirs = cryptoHash(algorithm);
         for (const data of pieces) {
@@ -25,7 +25,7 @@ describe('createHash', () => {
         }
         expect(ours.digest('hex')).toBe(theirs.digest('hex'));
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 

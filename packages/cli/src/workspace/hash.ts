@@ -16,8 +16,9 @@ type NativeHash = new (
 
 // Found on the first digest: the binding's class, or null to use `node:crypto`.
 let native: NativeHash | null | undefined;
-// Where the binding keeps the algorithms it has looked up, by name (`crypto` keeps one of its own).
-const looked = {};
+// The ids of the algorithms the binding has looked up, by name, which it fills in on a first use
+// and takes on later ones (`crypto` keeps one of its own): a lookup is OpenSSL's fetch.
+const looked: Record<string, number> = {};
 
 /**
  * A SHA-256 or SHA-1 digest. On the Node versions whose binding was checked (20 and 22) it is
@@ -29,7 +30,7 @@ const looked = {};
 export function createHash(algorithm: 'sha256' | 'sha1'): Hash {
   native ??= nativeHash();
   if (native === null) return cryptoHash(algorithm);
-  const handle = new native(algorithm, undefined, -1, looked);
+  const handle = new native(algorithm, undefined, looked[algorithm] ?? -1, looked);
   const hash: Hash = {
     update(data) {
       if (!handle.update(data, 'utf8')) throw new Error(`the ${algorithm} digest could not take more input`);
