@@ -155,6 +155,7 @@ function processEnv(): CommandEnv {
     get stdin() {
       return process.stdin;
     },
+    stdinFd: 0,
     now: () => new Date(),
     adapters: BUILT_IN_ADAPTERS,
   };

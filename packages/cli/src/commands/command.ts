@@ -22,6 +22,11 @@ export interface CommandEnv {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream;
+  /**
+   * The descriptor `stdin` reads, when it is the process's own: a payload already written is read
+   * from it before the stream is made, which for a pipe or socket loads Node's socket modules.
+   */
+  readonly stdinFd?: number;
   readonly now: () => Date;
   /** The harnesses the CLI answers hooks for, installs into and runs: passed in, never looked up. */
   readonly adapters: readonly HarnessAdapter[];

@@ -199,7 +199,7 @@ async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Va
 }
 
 async function readPayload(adapter: HarnessAdapter, env: CommandEnv): Promise<HookPayload> {
-  const parsed = adapter.hooks.parsePayload(await readStdin(env.stdin));
+  const parsed = adapter.hooks.parsePayload(await readStdin(env));
   if (!parsed.ok) throw new UsageError(parsed.error);
   return parsed.payload;
 }

@@ -30,7 +30,7 @@ Exit codes: 0 push allowed · 1 a touched work item is unmet · 2 the gate could
 /** The pre-push gate. Unlike a harness hook it fails closed: an error refuses the push. */
 export async function runPrePush(args: readonly string[], env: CommandEnv): Promise<number> {
   const { values, positionals } = parseOptions(args, { repo: { type: 'string' }, chain: { type: 'string' } }, PRE_PUSH_USAGE);
-  const stdin = await readStdin(env.stdin);
+  const stdin = await readStdin(env);
   const parsed = parsePushUpdates(stdin);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const cwd = resolve(env.cwd, values.repo ?? '.');

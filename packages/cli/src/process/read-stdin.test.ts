@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
@@ -8,11 +8,13 @@ import { BIN, graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test
 // The built CLI, as a harness starts it: its stdin a real pipe or file, not a stream in the test.
 const OPEN_ITEM = { '.the-loop/current': 'issue-7\n', 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_OPEN };
 
-function stopHook(dir: string, stdin: 'pipe' | number, write?: (stdin: NodeJS.WritableStream) => void): Promise<{ code: number | null; stdout: string }> {
+function stopHook(dir: string, stdin: 'pipe' | number, write?: (stdin: NodeJS.WritableStream) => void, node: readonly string[] = []): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', 'Stop', '--harness', 'claude', '--repo', dir], { stdio: [stdin, 'pipe', 'ignore'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [...node, BIN, 'hook', 'Stop', '--harness', 'claude', '--repo', dir], { stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    // Read and dropped: a harness gives a hook's stderr a pipe, not a device.
+    child.stderr?.resume();
     child.on('error', reject);
     child.on('close', (code) => {
       child.stdin?.destroy();
@@ -52,6 +54,27 @@ describe('a hook payload read from a real stdin', () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  // Node makes a pipe or socket non-blocking when it makes `process.stdin`, loading its stream
+  // and socket modules, about 3 ms of every turn; a payload already written needs neither.
+  it('a payload written at once is read without making the stream; one written in two goes on through it', async () => {
+    const dir = await makeRepo({ '.the-loop/harness-config.yaml': graphConfig(), ...OPEN_ITEM });
+    const text = await payload('claude', 'stop', { cwd: dir });
+    const loaded = join(dir, 'loaded.json');
+    const preload = join(dir, 'loaded.cjs');
+    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`);
+    const modules = async (write: (stdin: NodeJS.WritableStream) => void) => {
+      const out = await stopHook(dir, 'pipe', write, ['-r', preload]);
+      expect(JSON.parse(out.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('issue-7') });
+      return JSON.parse(await readFile(loaded, 'utf8')) as string[];
+    };
+    expect(await modules((stdin) => stdin.end(text))).not.toContain('NativeModule net');
+    const split = await modules((stdin) => {
+      stdin.write(text.slice(0, 20));
+      setTimeout(() => stdin.end(text.slice(20)), 50);
+    });
+    expect(split).toContain('NativeModule net');
   });
 
   it('a payload over the 8 MB cap, in a pipe or a regular file, is refused and the stop held', async () => {

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
 
 /** Read all of stdin as UTF-8; an input over the cap is an error rather than a silent truncation. */
-export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+export async function readStdin(env: { readonly stdin: NodeJS.ReadableStream; readonly stdinFd?: number }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   const take = (buffer: Buffer): void => {
@@ -11,8 +11,12 @@ export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> 
     if (size > READ_LIMITS.stdin) throw new UsageError(`stdin holds more than ${READ_LIMITS.stdin / 1024 / 1024} MB; a hook payload is far smaller`);
     chunks.push(buffer);
   };
-  if (!readWritten(stream, take)) {
-    for await (const chunk of stream) take(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  // The process's own descriptor, read before its stream is made; else the stream's, if it has one.
+  const own = env.stdinFd;
+  let stream: NodeJS.ReadableStream | undefined;
+  const fd = own ?? ((stream = env.stdin) as { fd?: unknown }).fd;
+  if (typeof fd !== 'number' || !readWritten(fd, own !== undefined, take)) {
+    for await (const chunk of (stream ??= env.stdin)) take(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -20,19 +24,19 @@ export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> 
 /**
  * Take what the writer has already written to stdin without a turn of the event loop (a
  * harness has usually written the whole payload by the time it is read): true when that
- * reached the end. A pipe or socket read this way never waits: Node puts the descriptor in
- * non-blocking mode when it opens stdin, so a read with nothing written yet fails with EAGAIN
- * and the stream, under the hook's deadline, reads the rest. A regular file never waits; a
- * terminal or a device (and a pipe on Windows) is left to the stream.
+ * reached the end. A pipe or socket read this way never waits: it is non-blocking (Node's
+ * stream makes it so, and so does {@link nonBlocking} for the process's own descriptor), so a
+ * read with nothing written yet fails with EAGAIN and the stream, under the hook's deadline,
+ * reads the rest. A regular file never waits; a terminal or a device (and a pipe on Windows) is
+ * left to the stream.
  */
-function readWritten(stream: NodeJS.ReadableStream, take: (buffer: Buffer) => void): boolean {
-  const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return false;
+function readWritten(fd: number, own: boolean, take: (buffer: Buffer) => void): boolean {
   try {
     const stat = fstatSync(fd);
     // Windows leaves a pipe blocking, so there only a regular file is read this way.
     const pipe = (stat.isFIFO() || stat.isSocket()) && process.platform !== 'win32';
     if (!pipe && !stat.isFile()) return false;
+    if (pipe && own && !nonBlocking(fd)) return false;
   } catch {
     return false;
   }
@@ -47,5 +51,39 @@ function readWritten(stream: NodeJS.ReadableStream, take: (buffer: Buffer) => vo
     }
     if (read === 0) return true;
     take(Buffer.from(buffer.subarray(0, read)));
+  }
+}
+
+// libuv's pipe handle, held for the life of the process (Node holds an open handle too): closing
+// it would close stdin.
+let _stdinHandle: unknown;
+
+/**
+ * Put the process's own pipe or socket descriptor in non-blocking mode, as making
+ * `process.stdin` would, without loading Node's stream and socket modules (about 3 ms of every
+ * hook's turn, decision 194): a libuv pipe handle opened on it and never started, so the stream
+ * can still take the descriptor over for what is not written yet. Through the binding Node's
+ * own `net` uses, on the versions whose binding was checked; false elsewhere, and the stream is
+ * made as before.
+ */
+function nonBlocking(fd: number): boolean {
+  const major = process.versions.node.split('.')[0];
+  if (major !== '20' && major !== '22' && major !== '24') return false;
+  // `process.binding` is deprecated in the documentation (and warns under --pending-deprecation).
+  const quiet = process.noDeprecation === true;
+  process.noDeprecation = true;
+  try {
+    const binding = (process as unknown as { binding(name: string): { Pipe?: unknown; constants?: { SOCKET?: unknown } } }).binding('pipe_wrap');
+    const { Pipe, constants } = binding;
+    if (typeof Pipe !== 'function' || typeof constants?.SOCKET !== 'number') return false;
+    const handle = new (Pipe as new (type: number) => { open(fd: number): number; unref?(): void })(constants.SOCKET);
+    handle.unref?.();
+    if (handle.open(fd) !== 0) return false;
+    _stdinHandle = handle;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    process.noDeprecation = quiet;
   }
 }
