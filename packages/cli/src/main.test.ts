@@ -234,7 +234,7 @@ describe('the built CLI and code caches another Node wrote', () => {
       ],
       { cwd: pkg },
     );
-    expect([made.code, made.stderr]).toEqual([0, ""]);
+    expect([made.code, made.stderr]).toEqual([0, '']);
     const ours = (await readdir(join(pkg, 'dist'))).find((name) => /^the-loop\.cjs\.[0-9a-f]{8}\.cache$/.test(name)) as string;
     const dir = await repo({ 'docs/specs/issue-1/requirements.md': '---\nstatus: draft\n---\n# Requirements\n\nSign in.\n' });
     const argv = [process.execPath, join(pkg, 'bin', 'the-loop.cjs'), 'check', 'issue-1', '--repo', dir, '--format', 'json'];
