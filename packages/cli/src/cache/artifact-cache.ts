@@ -99,7 +99,7 @@ export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean)
 
 /**
  * The repository with its cache attached, unless {@link cacheFor} says not to use one; with
- * `results` (for `report`), the result cache beside it.
+ * `results` (`report`, `check` and the harness hooks), the result cache beside it.
  */
 export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false, results = false): Repo {
   const cache = cacheFor(repo.root, env, noCache);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, graphConfig, LOCKED, makeRepo, runCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { git, graphConfig, LOCKED, makeRepo, payload, runCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
 import { CACHE_DIR } from './artifact-cache.js';
 import { encode, RESULTS_DIR } from './result-cache.js';
 
@@ -209,6 +209,67 @@ describe('the result cache', () => {
     });
     await agreed(root);
     expect(await entries(root)).toEqual([]);
+  });
+});
+
+describe('the whole results `check` and the harness hooks keep', () => {
+  const item = { '.the-loop/harness-config.yaml': graphConfig(), 'docs/specs/a/requirements.md': LOCKED, 'docs/specs/a/tasks.md': TASKS_OPEN };
+  const check = (root: string, ...args: string[]) => runCli(['check', 'a', '--repo', root, '--format', 'json', ...args], { cwd: root });
+  const context = async (root: string, env: Record<string, string> = {}) =>
+    runCli(['hook', 'UserPromptSubmit', '--harness', 'claude', '--repo', root, '--work-item', 'a'], { cwd: root, env, input: await payload('claude', 'user-prompt-submit', { cwd: root }) });
+
+  it('give a check and a hook\'s context byte-identical to those read without them, and a kept result reads no facts', async () => {
+    const root = await repo(item);
+    const fresh = await check(root, '--no-cache');
+    const freshContext = await context(root, { CI: 'true' });
+    expect(await entries(root)).toEqual([]);
+    for (let run = 0; run < 2; run += 1) {
+      const out = await check(root);
+      expect([out.code, out.stdout, out.stderr]).toEqual([fresh.code, fresh.stdout, fresh.stderr]);
+      const hooked = await context(root);
+      expect([hooked.code, hooked.stdout, hooked.stderr]).toEqual([freshContext.code, freshContext.stdout, freshContext.stderr]);
+    }
+    // One whole result, which both read; with it kept, the artifacts' facts are not even looked for.
+    expect((await entries(root)).length).toBe(1);
+    await rm(join(root, CACHE_DIR), { recursive: true });
+    expect((await check(root)).stdout).toBe(fresh.stdout);
+    expect((await context(root)).stdout).toBe(freshContext.stdout);
+    expect(existsSync(join(root, CACHE_DIR))).toBe(false);
+    // An edit is evaluated afresh, under a key of its own.
+    await writeFiles(root, { 'docs/specs/a/tasks.md': TASKS_OPEN.replace('- [ ] Test', '- [x] Test') });
+    const edited = await check(root);
+    expect(edited.stdout).toBe((await check(root, '--no-cache')).stdout);
+    expect(edited.stdout).not.toBe(fresh.stdout);
+    expect((await entries(root)).length).toBe(2);
+  });
+
+  it('ignores and rewrites a kept result that is corrupt or not of its shape, or whose nodes name findings it does not have', async () => {
+    const root = await repo(item);
+    const expected = (await check(root, '--no-cache')).stdout;
+    await check(root);
+    const [name] = await entries(root);
+    const path = join(root, RESULTS_DIR, name as string);
+    const good = await readFile(path, 'utf8');
+    const entry = JSON.parse(good) as { key: string; result: { nodes: { findings: number[] }[] } & Record<string, unknown> };
+    const passing = { ...entry.result, ok: true, currentNode: null, findings: [], nodes: [] };
+    const placed = (at: unknown) => ({ ...entry.result, nodes: entry.result.nodes.map((node) => ({ ...node, findings: [at] })) });
+    const corrupt = [
+      'not JSON',
+      JSON.stringify({ key: 'f'.repeat(64), result: passing }),
+      JSON.stringify({ key: entry.key, item: passing }),
+      JSON.stringify({ key: entry.key, result: { ...entry.result, nodes: 'none' } }),
+      JSON.stringify({ key: entry.key, result: { ...entry.result, nodes: [{ node: 'implementation', status: 'done', findings: [] }] } }),
+      JSON.stringify({ key: entry.key, result: { ...entry.result, nodes: [{ node: 'implementation', status: 'current', outcome: 'maybe', findings: [] }] } }),
+      JSON.stringify({ key: entry.key, result: placed(99) }),
+      JSON.stringify({ key: entry.key, result: placed(-1) }),
+      JSON.stringify({ key: entry.key, result: placed('0') }),
+      JSON.stringify({ key: entry.key, result: { ...entry.result, workItem: 'b' } }),
+    ];
+    for (const bytes of corrupt) {
+      await writeFile(path, bytes);
+      expect((await check(root)).stdout).toBe(expected);
+      expect(await readFile(path, 'utf8')).toBe(good);
+    }
   });
 });
 

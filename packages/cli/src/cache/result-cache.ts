@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FACTS_JSON_FORMAT, PARSER_VERSION, RULE_IDS, type BaselineCounts, type Diagnostic, type ReportInput, type WorkItemInput } from '@the-loop/core';
+import { FACTS_JSON_FORMAT, PARSER_VERSION, RULE_IDS, type BaselineCounts, type Diagnostic, type GateOutcome, type NodeResult, type NodeStatus, type ReportInput, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { bundleIdentity } from '../bundle-dir.js';
 import { LOCAL_DIR } from '../state/local-state.js';
 import { VERSION } from '../version.js';
@@ -42,11 +42,32 @@ export function resultCache(root: string): ResultCache {
       const data = Buffer.from(JSON.stringify({ key, item }), 'utf8');
       await store.write(key.slice(0, 2), `${key}.json`, data).catch(() => undefined);
     },
+    resultKey: (repo, input) => keyOf(repo, input, WHOLE),
+    readResult(key, id) {
+      const bytes = store.read(key.slice(0, 2), `${key}.json`);
+      if (bytes === undefined) return undefined;
+      try {
+        const entry = JSON.parse(bytes.toString('utf8')) as { key?: unknown; result?: unknown };
+        return entry.key === key ? resultOf(entry.result, id) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async writeResult(key, result) {
+      const kept = keptResult(result);
+      if (kept === undefined) return;
+      const data = Buffer.from(JSON.stringify({ key, result: kept }), 'utf8');
+      await store.write(key.slice(0, 2), `${key}.json`, data).catch(() => undefined);
+    },
   };
 }
 
-// What every work item of a run shares in its key: the code, the configuration and the baseline's counts.
-const runParts = new WeakMap<Repo, Map<BaselineCounts | undefined, string>>();
+// What a whole result's key has in place of a report entry's baseline counts: none applies to it.
+const WHOLE = Symbol('a work item\'s whole result, before any baseline');
+
+// What every work item of a run shares in its key: the code, the configuration and the baseline's
+// counts (or, for a whole result, that none applies).
+const runParts = new WeakMap<Repo, Map<BaselineCounts | undefined | typeof WHOLE, string>>();
 
 /**
  * SHA-256 over a canonical encoding of everything `evaluateWorkItem` and `applyBaseline` read:
@@ -59,6 +80,11 @@ const runParts = new WeakMap<Repo, Map<BaselineCounts | undefined, string>>();
  * a getter) makes the item unkeyable, so it is evaluated and not kept.
  */
 export function resultKey(repo: Repo, input: WorkItemInput, accepted: BaselineCounts | undefined): string | undefined {
+  return keyOf(repo, input, accepted);
+}
+
+// A report entry's key, or (with WHOLE) a whole result's: the two kinds never share one.
+function keyOf(repo: Repo, input: WorkItemInput, accepted: BaselineCounts | undefined | typeof WHOLE): string | undefined {
   try {
     let byBaseline = runParts.get(repo);
     if (!byBaseline) {
@@ -67,8 +93,9 @@ export function resultKey(repo: Repo, input: WorkItemInput, accepted: BaselineCo
     }
     let run = byBaseline.get(accepted);
     if (run === undefined) {
-      const code = [RESULT_FORMAT, VERSION, bundleIdentity(), PARSER_VERSION, FACTS_JSON_FORMAT];
-      run = sha256(encode([code, repo.config, loadRuntimeConfig(repo), accepted ?? null]));
+      const kind = accepted === WHOLE ? 'result' : 'report';
+      const code = [RESULT_FORMAT, kind, VERSION, bundleIdentity(), PARSER_VERSION, FACTS_JSON_FORMAT];
+      run = sha256(encode([code, repo.config, loadRuntimeConfig(repo), accepted === WHOLE ? null : (accepted ?? null)]));
       byBaseline.set(accepted, run);
     }
     return sha256(`${run}\n${encode(input)}`);
@@ -158,6 +185,45 @@ function isReportInput(value: unknown, id: string): value is ReportInput {
 }
 
 const STATUS_KEYS = new Set(['status']);
+const NODE_KEYS = new Set(['node', 'status', 'outcome', 'findings']);
+const NODE_STATUSES = new Set<string>(['passed', 'skipped', 'current', 'reached', 'pending'] satisfies NodeStatus[]);
+const OUTCOMES = new Set<string>(['pass', 'block', 'wait', 'skip'] satisfies GateOutcome[]);
+
+/**
+ * A whole result as kept: each node's findings are the result's own findings (the same objects,
+ * which applying a baseline relies on), so they are kept as their places in the result's list.
+ * Undefined for a result whose nodes hold a finding the list does not: nothing is kept then.
+ */
+function keptResult(result: WorkItemResult): unknown {
+  const places = new Map(result.findings.map((finding, at) => [finding, at]));
+  const nodes = [];
+  for (const node of result.nodes) {
+    const findings = node.findings.map((finding) => places.get(finding));
+    if (findings.some((at) => at === undefined)) return undefined;
+    nodes.push({ ...node, findings });
+  }
+  return { ...result, nodes };
+}
+
+/** The whole result an entry keeps, its nodes' findings the result's own again; undefined unless it is one of the right shape. */
+function resultOf(value: unknown, id: string): WorkItemResult | undefined {
+  if (!isRecord(value)) return undefined;
+  const { nodes, ...item } = value;
+  if (!isReportInput(item, id) || !Array.isArray(nodes)) return undefined;
+  const findings = item.findings;
+  const place = (at: unknown): at is number => Number.isSafeInteger(at) && (at as number) >= 0 && (at as number) < findings.length;
+  const read: NodeResult[] = [];
+  for (const node of nodes as unknown[]) {
+    if (!isRecord(node) || !hasOnly(node, NODE_KEYS)) return undefined;
+    const { node: name, status, outcome, findings: places } = node;
+    if (typeof name !== 'string' || typeof status !== 'string' || !NODE_STATUSES.has(status)) return undefined;
+    if (outcome !== undefined && (typeof outcome !== 'string' || !OUTCOMES.has(outcome))) return undefined;
+    if (!Array.isArray(places) || !places.every(place)) return undefined;
+    read.push({ ...(node as unknown as NodeResult), findings: places.map((at) => findings[at] as Diagnostic) });
+  }
+  // In the order the entry holds its fields, as the result it was written from did.
+  return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, name === 'nodes' ? read : field])) as unknown as WorkItemResult;
+}
 
 function isDiagnostic(value: unknown): value is Diagnostic {
   if (!isRecord(value) || !hasOnly(value, DIAGNOSTIC_KEYS)) return false;

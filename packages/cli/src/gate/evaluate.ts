@@ -56,12 +56,35 @@ export interface EvaluateOptions {
  * `.the-loop/baseline.json` accepts (see `options.baseline`) are marked `baselined` and fail nothing.
  */
 export async function evaluateFromDisk(repo: Repo, id: string, options: EvaluateOptions = {}): Promise<WorkItemResult> {
-  const input = await gatherInput(repo, id, options);
-  const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  const { result, input } = await evaluated(repo, id, options);
   // Only the counts for the files the findings are on are read (see loadBaselineCountsFor).
   const files = new Set(result.findings.map((finding) => finding.file));
   const accepted = await (options.baseline === 'committed' ? committedBaselineCounts(repo, files) : loadBaselineCountsFor(repo, files));
-  return accepted ? applyBaseline(result, input, accepted, sha256) : result;
+  return accepted ? applyBaseline(result, await input(), accepted, sha256) : result;
+}
+
+/**
+ * A work item's result before any baseline, and how to have the input it was evaluated on (a
+ * baseline applied to it reads the artifacts' text). With a result cache (`check` and the
+ * harness hooks, decision 195), the result is kept under a key over every input the evaluation
+ * reads, as a report entry is, and when it is kept the artifacts are only digested: neither
+ * their facts are read nor any gate evaluated. Approvals from pull-request reviews are read over
+ * the network and cannot be keyed: such a repository evaluates every time.
+ */
+async function evaluated(repo: Repo, id: string, options: EvaluateOptions): Promise<{ result: WorkItemResult; input: () => Promise<WorkItemInput> }> {
+  const results = repo.results;
+  if (!results || loadRuntimeConfig(repo).approvals.source !== 'local') {
+    const input = await gatherInput(repo, id, options);
+    return { result: evaluateWorkItem(repo.config.graph, input, repo.config.gate), input: async () => input };
+  }
+  const read = await readInput(repo, id, options, true);
+  const key = results.resultKey(repo, read);
+  const kept = key === undefined ? undefined : results.readResult(key, id);
+  if (kept) return { result: kept, input: () => withFacts(read) };
+  const input = await withFacts(read);
+  const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  if (key !== undefined) await results.writeResult(key, result);
+  return { result, input: async () => input };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type BaselineCounts, type Collaborator, type HarnessConfig, type KnownYamlValue, type ReportInput, type SourceIssue, type WorkItemInput } from '@the-loop/core';
+import { COLLABORATORS_FILE, CONFIG_FILES, defaultConfig, parseCollaborators, parseHarnessConfig, type ArtifactFacts, type BaselineCounts, type Collaborator, type HarnessConfig, type KnownYamlValue, type ReportInput, type SourceIssue, type WorkItemInput, type WorkItemResult } from '@the-loop/core';
 import { configurationError } from '../errors.js';
 import { readFrom, sha256 } from './digest.js';
 import { readRepositoryFile } from './read-file.js';
@@ -10,14 +10,23 @@ export interface ArtifactCache {
   facts(digest: string, text: string): Promise<ArtifactFacts>;
 }
 
-/** Work items' report entries kept by a key over everything their evaluation reads (decision 153). */
+/**
+ * What evaluating work items gave, kept by a key over everything the evaluation reads: each item's
+ * report entry (decision 153), and its whole result before any baseline (decision 195).
+ */
 export interface ResultCache {
-  /** The key of a work item's entry, or undefined when some input cannot be keyed (then nothing is kept). */
+  /** The key of a work item's report entry, or undefined when some input cannot be keyed (then nothing is kept). */
   key(repo: Repo, input: WorkItemInput, accepted: BaselineCounts | undefined): string | undefined;
-  /** The entry kept under `key` for work item `id`, if there is one of the right shape. */
+  /** The report entry kept under `key` for work item `id`, if there is one of the right shape. */
   read(key: string, id: string): ReportInput | undefined;
-  /** Keep an entry; a failure to write is no failure of the run. */
+  /** Keep a report entry; a failure to write is no failure of the run. */
   write(key: string, item: ReportInput): Promise<void>;
+  /** The key of a work item's whole result, before any baseline; never a report entry's. */
+  resultKey(repo: Repo, input: WorkItemInput): string | undefined;
+  /** The whole result kept under `key` for work item `id`, if there is one of the right shape. */
+  readResult(key: string, id: string): WorkItemResult | undefined;
+  /** Keep a whole result; a failure to write is no failure of the run. */
+  writeResult(key: string, result: WorkItemResult): Promise<void>;
 }
 
 /** A repository the CLI works on: its root and its configuration. */
