@@ -28,7 +28,7 @@ export { findingsKey } from './gate/findings-key.js';
 export type { Approval, ArtifactSource, WorkItemInput } from './gate/inputs.js';
 export type { ApprovalSource } from './gate/inputs.js';
 
-export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineCounts, baselineCountsByFile, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, fingerprints, parseBaseline, serializeBaseline } from './baseline/baseline.js';
+export { BASELINE_FILE, BaselineSchema, applyBaseline, baselineCounts, baselineCountsByFile, baselineEntries, baselineGrowth, baselineOf, baselineUnion, baselineWithin, fingerprints, markBaselined, parseBaseline, serializeBaseline } from './baseline/baseline.js';
 export type { Baseline, BaselineCounts, BaselineEntry, BaselineGrowth, BaselineResult } from './baseline/baseline.js';
 export { baselineGrew } from './rules/baseline-grown.js';
 export { FIXED_RULES, RulesSchema, applyRuleLevels } from './config/rule-levels.js';

@@ -243,6 +243,21 @@ describe('the whole results `check` and the harness hooks keep', () => {
     expect((await entries(root)).length).toBe(2);
   });
 
+  it('apply a baseline to a kept result by the line digests kept with it: as without the cache, and reading no facts', async () => {
+    const root = await repo({ ...item, 'docs/specs/a/design.md': '# Design\n\nTBD\n' });
+    await runCli(['baseline', '--repo', root], { cwd: root });
+    // A finding the baseline does not hold, beside those it does.
+    await writeFiles(root, { 'docs/specs/a/tasks.md': `${TASKS_OPEN}- [ ] Ship the greeting\n` });
+    const fresh = await check(root, '--no-cache');
+    expect(JSON.parse(fresh.stdout).findings.filter((d: { baselined?: boolean }) => d.baselined)).not.toEqual([]);
+    expect(JSON.parse(fresh.stdout).findings.filter((d: { baselined?: boolean }) => !d.baselined)).not.toEqual([]);
+    expect((await check(root)).stdout).toBe(fresh.stdout);
+    await rm(join(root, CACHE_DIR), { recursive: true });
+    const kept = await check(root);
+    expect([kept.code, kept.stdout]).toEqual([fresh.code, fresh.stdout]);
+    expect(existsSync(join(root, CACHE_DIR))).toBe(false);
+  });
+
   it('ignores and rewrites a kept result that is corrupt or not of its shape, or whose nodes name findings it does not have', async () => {
     const root = await repo(item);
     const expected = (await check(root, '--no-cache')).stdout;
@@ -250,7 +265,7 @@ describe('the whole results `check` and the harness hooks keep', () => {
     const [name] = await entries(root);
     const path = join(root, RESULTS_DIR, name as string);
     const good = await readFile(path, 'utf8');
-    const entry = JSON.parse(good) as { key: string; result: { nodes: { findings: number[] }[] } & Record<string, unknown> };
+    const entry = JSON.parse(good) as { key: string; result: { nodes: { findings: number[] }[] } & Record<string, unknown>; lineDigests: string[] };
     const passing = { ...entry.result, ok: true, currentNode: null, findings: [], nodes: [] };
     const placed = (at: unknown) => ({ ...entry.result, nodes: entry.result.nodes.map((node) => ({ ...node, findings: [at] })) });
     const corrupt = [
@@ -263,8 +278,12 @@ describe('the whole results `check` and the harness hooks keep', () => {
       JSON.stringify({ key: entry.key, result: placed(99) }),
       JSON.stringify({ key: entry.key, result: placed(-1) }),
       JSON.stringify({ key: entry.key, result: placed('0') }),
-      JSON.stringify({ key: entry.key, result: { ...entry.result, workItem: 'b' } }),
+      JSON.stringify({ key: entry.key, result: { ...entry.result, workItem: 'b' }, lineDigests: entry.lineDigests }),
+      JSON.stringify({ key: entry.key, result: entry.result }),
+      JSON.stringify({ key: entry.key, result: entry.result, lineDigests: entry.lineDigests.slice(1) }),
+      JSON.stringify({ key: entry.key, result: entry.result, lineDigests: entry.lineDigests.map(() => 'not a digest') }),
     ];
+    expect(entry.lineDigests.length).toBeGreaterThan(0);
     for (const bytes of corrupt) {
       await writeFile(path, bytes);
       expect((await check(root)).stdout).toBe(expected);

@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 import { digestReadFrom, sha256 } from '../workspace/digest.js';
 import { readDigestsOf } from '../workspace/read-work-item.js';
 import { loadRuntimeConfig } from '../workspace/runtime-config.js';
-import type { Repo, ResultCache } from '../workspace/repo.js';
+import type { KeptResult, Repo, ResultCache } from '../workspace/repo.js';
 import { bucketStore } from './buckets.js';
 
 /** Where report items are kept, beside the artifact cache. */
@@ -47,16 +47,16 @@ export function resultCache(root: string): ResultCache {
       const bytes = store.read(key.slice(0, 2), `${key}.json`);
       if (bytes === undefined) return undefined;
       try {
-        const entry = JSON.parse(bytes.toString('utf8')) as { key?: unknown; result?: unknown };
-        return entry.key === key ? resultOf(entry.result, id) : undefined;
+        const entry = JSON.parse(bytes.toString('utf8')) as { key?: unknown; result?: unknown; lineDigests?: unknown };
+        return entry.key === key ? keptOf(entry, id) : undefined;
       } catch {
         return undefined;
       }
     },
-    async writeResult(key, result) {
+    async writeResult(key, { result, lineDigests }) {
       const kept = keptResult(result);
       if (kept === undefined) return;
-      const data = Buffer.from(JSON.stringify({ key, result: kept }), 'utf8');
+      const data = Buffer.from(JSON.stringify({ key, result: kept, lineDigests }), 'utf8');
       await store.write(key.slice(0, 2), `${key}.json`, data).catch(() => undefined);
     },
   };
@@ -205,7 +205,17 @@ function keptResult(result: WorkItemResult): unknown {
   return { ...result, nodes };
 }
 
-/** The whole result an entry keeps, its nodes' findings the result's own again; undefined unless it is one of the right shape. */
+const LINE_DIGEST = /^[0-9a-f]{16}$/;
+
+/** What an entry keeps: the whole result, its nodes' findings the result's own again, and a line digest for each finding; undefined unless it is of the right shape. */
+function keptOf(entry: { result?: unknown; lineDigests?: unknown }, id: string): KeptResult | undefined {
+  const result = resultOf(entry.result, id);
+  const digests = entry.lineDigests;
+  if (result === undefined || !Array.isArray(digests) || digests.length !== result.findings.length) return undefined;
+  if (!digests.every((digest) => typeof digest === 'string' && LINE_DIGEST.test(digest))) return undefined;
+  return { result, lineDigests: digests as string[] };
+}
+
 function resultOf(value: unknown, id: string): WorkItemResult | undefined {
   if (!isRecord(value)) return undefined;
   const { nodes, ...item } = value;

@@ -24,9 +24,15 @@ export interface ResultCache {
   /** The key of a work item's whole result, before any baseline; never a report entry's. */
   resultKey(repo: Repo, input: WorkItemInput): string | undefined;
   /** The whole result kept under `key` for work item `id`, if there is one of the right shape. */
-  readResult(key: string, id: string): WorkItemResult | undefined;
+  readResult(key: string, id: string): KeptResult | undefined;
   /** Keep a whole result; a failure to write is no failure of the run. */
-  writeResult(key: string, result: WorkItemResult): Promise<void>;
+  writeResult(key: string, kept: KeptResult): Promise<void>;
+}
+
+/** A work item's whole result before any baseline, and the line digest of each of its findings (in their order), by which a baseline matches them. */
+export interface KeptResult {
+  readonly result: WorkItemResult;
+  readonly lineDigests: readonly string[];
 }
 
 /** A repository the CLI works on: its root and its configuration. */

@@ -122,8 +122,15 @@ export function baselineCountsByFile(counts: BaselineCounts, files: Iterable<str
  * work item whose only errors are baselined is `ok`; where it stands in the graph is unchanged.
  */
 export function applyBaseline(result: WorkItemResult, input: Pick<WorkItemInput, 'dir' | 'files'>, accepted: BaselineCounts, digest: (text: string) => string): WorkItemResult {
+  return markBaselined(result, fingerprints(input, digest), accepted);
+}
+
+/**
+ * {@link applyBaseline} with each finding's fingerprint given: what a caller that kept them with
+ * the result (the CLI's result cache) uses instead of the artifacts' text.
+ */
+export function markBaselined(result: WorkItemResult, fingerprintOf: (finding: Diagnostic) => Pick<BaselineEntry, 'ruleId' | 'file' | 'lineDigest'>, accepted: BaselineCounts): WorkItemResult {
   if (accepted.size === 0) return result;
-  const fingerprintOf = fingerprints(input, digest);
   // How many of each entry's findings this work item has used up so far.
   const used = new Map<string, number>();
   // The nodes' findings and the result's are the same objects, so one map marks both.
