@@ -62,37 +62,38 @@ export async function evaluateFromDisk(repo: Repo, id: string, options: Evaluate
   // Only the counts for the files the findings are on are read (see loadBaselineCountsFor).
   const files = new Set(result.findings.map((finding) => finding.file));
   const accepted = await (options.baseline === 'committed' ? committedBaselineCounts(repo, files) : loadBaselineCountsFor(repo, files));
-  return accepted ? markBaselined(result, await fingerprintOf(), accepted) : result;
+  return accepted ? markBaselined(result, fingerprintOf, accepted) : result;
 }
 
 type FingerprintOf = (finding: Diagnostic) => Pick<BaselineEntry, 'ruleId' | 'file' | 'lineDigest'>;
 
 /**
- * A work item's result before any baseline, and how to have its findings' fingerprints, which a
- * baseline matches them by. With a result cache (`check` and the harness hooks, decision 195),
+ * A work item's result before any baseline, and its findings' fingerprints, which a baseline
+ * matches them by. With a result cache (`check` and the harness hooks, decision 195),
  * the result is kept under a key over every input the evaluation reads, as a report entry is,
  * with each finding's line digest; when it is kept, the artifacts are only digested: neither their
  * text nor their facts are read, nor any gate evaluated. Approvals from pull-request reviews are
  * read over the network and cannot be keyed: such a repository evaluates every time.
  */
-async function evaluated(repo: Repo, id: string, options: EvaluateOptions): Promise<{ result: WorkItemResult; fingerprintOf: () => Promise<FingerprintOf> }> {
+async function evaluated(repo: Repo, id: string, options: EvaluateOptions): Promise<{ result: WorkItemResult; fingerprintOf: FingerprintOf }> {
   const results = repo.results;
   if (!results || loadRuntimeConfig(repo).approvals.source !== 'local') {
     const input = await gatherInput(repo, id, options);
-    return { result: evaluateWorkItem(repo.config.graph, input, repo.config.gate), fingerprintOf: async () => fingerprints(input, sha256) };
+    return { result: evaluateWorkItem(repo.config.graph, input, repo.config.gate), fingerprintOf: fingerprints(input, sha256) };
   }
   const read = await readInput(repo, id, options, true);
   const key = results.resultKey(repo, read);
   const kept = key === undefined ? undefined : results.readResult(key, id);
   if (kept) {
     const digests = new Map(kept.result.findings.map((finding, at) => [finding, kept.lineDigests[at] as string]));
-    return { result: kept.result, fingerprintOf: async () => (finding) => ({ ruleId: finding.ruleId, file: finding.file, lineDigest: digests.get(finding) ?? '' }) };
+    // Every finding of a kept result is one of its own; anything else would match no entry.
+    return { result: kept.result, fingerprintOf: (finding) => ({ ruleId: finding.ruleId, file: finding.file, lineDigest: digests.get(finding) ?? '' }) };
   }
   const input = await withFacts(read);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
   const fingerprintOf = fingerprints(input, sha256);
   if (key !== undefined) await results.writeResult(key, { result, lineDigests: result.findings.map((finding) => fingerprintOf(finding).lineDigest) });
-  return { result, fingerprintOf: async () => fingerprintOf };
+  return { result, fingerprintOf };
 }
 
 /**
