@@ -98,11 +98,10 @@ export function cacheFor(root: string, env: NodeJS.ProcessEnv, noCache: boolean)
 }
 
 /**
- * The repository with its cache attached, unless {@link cacheFor} says not to use one; with
- * `results` (`report`, `check` and the harness hooks), the result cache beside it.
+ * The repository with its artifact cache and the result cache beside it (`report`, `check` and
+ * the harness hooks), unless {@link cacheFor} says not to use one.
  */
-export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false, results = false): Repo {
+export function withCache(repo: Repo, env: NodeJS.ProcessEnv, noCache = false): Repo {
   const cache = cacheFor(repo.root, env, noCache);
-  if (!cache) return repo;
-  return results ? { ...repo, cache, results: resultCache(repo.root) } : { ...repo, cache };
+  return cache ? { ...repo, cache, results: resultCache(repo.root) } : repo;
 }

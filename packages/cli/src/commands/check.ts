@@ -69,7 +69,7 @@ export const command: Command = {
     if (values['changed-from']?.trim() === '') throw new UsageError('--changed-from is empty; it takes a git ref (is the variable that should hold it unset?)');
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
-    const repo = withCache(await openRepo(env.cwd, values.repo, cachedLoad(env.env, values['no-cache'])), env.env, values['no-cache'], true);
+    const repo = withCache(await openRepo(env.cwd, values.repo, cachedLoad(env.env, values['no-cache'])), env.env, values['no-cache']);
     const options = { recompute: values.recompute === true, env: env.env, pullRequest: pullRequestOption(values.pr, repo, env) };
 
     if (positionals.length === 1) {
