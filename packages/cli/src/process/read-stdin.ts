@@ -1,6 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS } from '../limits.js';
+import { nodeBinding } from './node-binding.js';
 
 /** Read all of stdin as UTF-8; an input over the cap is an error rather than a silent truncation. */
 export async function readStdin(env: { readonly stdin: NodeJS.ReadableStream; readonly stdinFd?: number }): Promise<string> {
@@ -67,23 +68,17 @@ let _stdinHandle: unknown;
  * made as before.
  */
 function nonBlocking(fd: number): boolean {
-  const major = process.versions.node.split('.')[0];
-  if (major !== '20' && major !== '22' && major !== '24') return false;
-  // `process.binding` is deprecated in the documentation (and warns under --pending-deprecation).
-  const quiet = process.noDeprecation === true;
-  process.noDeprecation = true;
+  const binding = nodeBinding('pipe_wrap', ['20', '22', '24']) as { Pipe?: unknown; constants?: { SOCKET?: unknown } } | undefined;
+  const Pipe = binding?.Pipe;
+  const socket = binding?.constants?.SOCKET;
+  if (typeof Pipe !== 'function' || typeof socket !== 'number') return false;
   try {
-    const binding = (process as unknown as { binding(name: string): { Pipe?: unknown; constants?: { SOCKET?: unknown } } }).binding('pipe_wrap');
-    const { Pipe, constants } = binding;
-    if (typeof Pipe !== 'function' || typeof constants?.SOCKET !== 'number') return false;
-    const handle = new (Pipe as new (type: number) => { open(fd: number): number; unref?(): void })(constants.SOCKET);
+    const handle = new (Pipe as new (type: number) => { open(fd: number): number; unref?(): void })(socket);
     handle.unref?.();
     if (handle.open(fd) !== 0) return false;
     _stdinHandle = handle;
     return true;
   } catch {
     return false;
-  } finally {
-    process.noDeprecation = quiet;
   }
 }

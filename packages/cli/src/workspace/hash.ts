@@ -1,4 +1,5 @@
 import { createHash as cryptoHash } from 'node:crypto';
+import { nodeBinding } from '../process/node-binding.js';
 
 /** A running digest, as `crypto.createHash` gives one: bytes or text (as UTF-8) in, hex out once. */
 export interface Hash {
@@ -42,20 +43,7 @@ export function createHash(algorithm: 'sha256' | 'sha1'): Hash {
 }
 
 function nativeHash(): NativeHash | null {
-  // The class's arguments are Node's internals: a version that changed them would abort the
-  // process rather than throw, so only the versions whose `crypto` calls it this way use it.
-  const major = process.versions.node.split('.')[0];
-  if (major !== '20' && major !== '22') return null;
-  // `process.binding` is deprecated in the documentation (and warns under --pending-deprecation):
-  // this is a shortcut, taken quietly, with `node:crypto` as the way when it is refused.
-  const quiet = process.noDeprecation === true;
-  process.noDeprecation = true;
-  try {
-    const Hash = (process as unknown as { binding(name: string): { Hash?: unknown } }).binding('crypto').Hash;
-    return typeof Hash === 'function' ? (Hash as NativeHash) : null;
-  } catch {
-    return null;
-  } finally {
-    process.noDeprecation = quiet;
-  }
+  // The class's arguments are Node's internals: only the versions whose `crypto` calls it this way use it.
+  const Hash = nodeBinding('crypto', ['20', '22'])?.['Hash'];
+  return typeof Hash === 'function' ? (Hash as NativeHash) : null;
 }
