@@ -1,31 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { artifactFromFacts, extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../test-support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { copyRetrofit, runCli, tempDir } from '../test-support/cli.js';
 import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
-const temps: string[] = [];
-
-// The fixture without any machine-local state a run over it may have left.
-async function copyFixture(root: string): Promise<void> {
-  await cp(FIXTURE, root, { recursive: true, filter: (source) => !source.includes(join('.the-loop', 'local')) });
-}
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'the-loop-cache-'));
-  temps.push(dir);
-  return dir;
-}
-
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 const entryPath = (root: string, digest: string): string => join(root, CACHE_DIR, digest.slice(0, 2), entryName(digest));
@@ -38,7 +19,7 @@ function entryText(digest: string, facts: ArtifactFacts, header: Record<string, 
 
 /** A fresh cache holding the facts of `text`, and where its entry is. */
 async function cachedOnce(text: string) {
-  const root = await tempDir();
+  const root = await tempDir('cache');
   const digest = digestOf(text);
   await artifactCache(root).facts(digest, text);
   return { root, text, digest, expected: extractFacts(text), path: entryPath(root, digest) };
@@ -52,7 +33,7 @@ async function entries(root: string): Promise<string[]> {
 
 describe('the artifact cache', () => {
   it('gives the facts parsing gives, and reads them from disk the second time', async () => {
-    const root = await tempDir();
+    const root = await tempDir('cache');
     const text = '---\nstatus: draft\n---\n# Tasks\n\n- [ ] one\n- [x] two\n';
     const digest = digestOf(text);
     expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
@@ -116,7 +97,7 @@ describe('the artifact cache', () => {
     await symlink(elsewhere, path);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // A bucket replaced by a link to another directory: nothing there is written or removed.
-    const victim = await tempDir();
+    const victim = await tempDir('cache');
     await writeFile(join(victim, 'keep.txt'), 'x'.repeat(2 * 1024 * 1024));
     await rm(join(root, CACHE_DIR, digest.slice(0, 2)), { recursive: true });
     await symlink(victim, join(root, CACHE_DIR, digest.slice(0, 2)));
@@ -131,7 +112,7 @@ describe('the artifact cache', () => {
     await writeFile(path, `${passing}${' '.repeat(600 * 1024)}`);
     expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
     // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
-    const elsewhere = await tempDir();
+    const elsewhere = await tempDir('cache');
     const forged = join(elsewhere, digest.slice(0, 2));
     await cp(join(root, CACHE_DIR), elsewhere, { recursive: true });
     await writeFile(join(forged, entryName(digest)), passing);
@@ -143,7 +124,7 @@ describe('the artifact cache', () => {
   });
 
   it('keeps each bucket under its bound, dropping the oldest entries first', async () => {
-    const root = await tempDir();
+    const root = await tempDir('cache');
     const cache = artifactCache(root);
     // Random tasks (each also a statement, written once: about 80 KB of facts), every digest in the same bucket.
     const digests: string[] = [];
@@ -165,8 +146,8 @@ describe('the artifact cache', () => {
 
 describe('reports with and without the cache', () => {
   it('are byte-identical, cold and warm, in every format', async () => {
-    const root = await tempDir();
-    await copyFixture(root);
+    const root = await tempDir('cache');
+    await copyRetrofit(root);
     for (const format of ['json', 'table', 'markdown']) {
       const fresh = await runCli(['report', '--repo', root, '--format', format, '--no-cache'], { cwd: root });
       const cold = await runCli(['report', '--repo', root, '--format', format], { cwd: root });
@@ -182,8 +163,8 @@ describe('reports with and without the cache', () => {
   });
 
   it('is not used with --no-cache, nor in CI', async () => {
-    const root = await tempDir();
-    await copyFixture(root);
+    const root = await tempDir('cache');
+    await copyRetrofit(root);
     await runCli(['check', 'issue-12', '--repo', root, '--no-cache'], { cwd: root });
     await runCli(['report', '--repo', root, '--no-cache'], { cwd: root });
     await runCli(['report', '--repo', root], { cwd: root, env: { CI: 'true' } });

@@ -2,12 +2,10 @@
 // baseline of its findings: one work item checked through the cache is the item checked with the
 // whole baseline read, whatever the cache holds.
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, writeFiles } from '../test-support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { copyRetrofit, runCli, tempDir, writeFiles } from '../test-support/cli.js';
 import { BASELINE_FILE } from '@the-loop/core';
 import { loadBaselineCountsFor } from '../gate/baseline-counts.js';
 import { baselineDigest } from '../workspace/baseline-file.js';
@@ -15,18 +13,10 @@ import { openRepo } from '../workspace/repo.js';
 import { withCache } from './artifact-cache.js';
 import { BASELINE_CACHE_DIR } from './baseline-cache.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 const ITEMS = ['issue-3', 'issue-23', 'issue-61'];
-const temps: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 async function baselined(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'the-loop-baseline-cache-'));
-  temps.push(root);
-  for (const id of ITEMS) await cp(join(FIXTURE, 'docs/specs', id), join(root, 'docs/specs', id), { recursive: true });
+  const root = await tempDir('baseline-cache');
+  await copyRetrofit(root, ITEMS);
   expect((await runCli(['baseline'], { cwd: root })).code).toBe(0);
   return root;
 }
@@ -86,8 +76,7 @@ describe('the baseline cache', () => {
       spawnSync('mkfifo', [entry]);
     }
     expect(await check(root, 'issue-61')).toEqual(whole);
-    const outside = await mkdtemp(join(tmpdir(), 'the-loop-outside-'));
-    temps.push(outside);
+    const outside = await tempDir('outside');
     await rm(join(root, BASELINE_CACHE_DIR), { recursive: true });
     await symlink(outside, join(root, BASELINE_CACHE_DIR));
     expect(await check(root, 'issue-61')).toEqual(whole);

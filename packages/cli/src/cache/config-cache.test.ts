@@ -2,29 +2,19 @@
 // retrofit items in a repository set up by `init`: what a command decides is what it decides
 // with the configuration parsed afresh, whatever the cache holds.
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MAX_YAML_DEPTH, parseYamlSource, YAML_READER } from '@the-loop/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, writeFiles } from '../test-support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { copyRetrofit, runCli, tempDir, writeFiles } from '../test-support/cli.js';
 import { CONFIG_CACHE_DIR, configCache } from './config-cache.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
 const ID = 'issue-23';
 const CONFIG = '.the-loop/harness-config.yaml';
 const PEOPLE = '.the-loop/collaborators.yaml';
-const temps: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 async function configured(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'the-loop-config-cache-'));
-  temps.push(root);
-  await cp(join(FIXTURE, 'docs/specs', ID), join(root, 'docs/specs', ID), { recursive: true });
+  const root = await tempDir('config-cache');
+  await copyRetrofit(root, [ID]);
   expect((await runCli(['init'], { cwd: root })).code).toBe(0);
   await writeFiles(root, { [PEOPLE]: 'collaborators:\n  - login: ann\n    roles: [approver]\n' });
   return root;
@@ -84,8 +74,7 @@ describe('the configuration cache', () => {
     const fresh = await check(root, '--no-cache');
     const text = await readFile(join(root, CONFIG), 'utf8');
     const forged = (fields: Record<string, unknown>) => JSON.stringify({ format: 1, reader: YAML_READER, file: CONFIG, text, value: { workflow: { preset: 'kiro' } }, ...fields });
-    const outside = await mkdtemp(join(tmpdir(), 'the-loop-outside-'));
-    temps.push(outside);
+    const outside = await tempDir('outside');
     await writeFile(join(outside, 'entry.json'), forged({}));
     const plant: ((path: string) => Promise<unknown>)[] = [
       (path) => writeFile(path, '{"format":1,"text":'),

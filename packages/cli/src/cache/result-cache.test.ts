@@ -4,32 +4,22 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { git, graphConfig, LOCKED, makeRepo, payload, runCli, TASKS_OPEN, writeFiles } from '../test-support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { copyRetrofit, git, graphConfig, LOCKED, payload, runCli, TASKS_OPEN, tempDir, writeFiles } from '../test-support/cli.js';
 import { CACHE_DIR } from './artifact-cache.js';
 import { encode, RESULTS_DIR } from './result-cache.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../../test-fixtures/retrofit-34', import.meta.url));
-const temps: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 async function fixtureCopy(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'the-loop-results-'));
-  temps.push(root);
-  await cp(FIXTURE, root, { recursive: true, filter: (source) => !source.includes(join('.the-loop', 'local')) });
+  const root = await tempDir('results');
+  await copyRetrofit(root);
   return root;
 }
 
 async function repo(files: Record<string, string>): Promise<string> {
-  const root = await makeRepo(files);
-  temps.push(root);
+  const root = await tempDir('results');
+  await writeFiles(root, files);
   return root;
 }
 

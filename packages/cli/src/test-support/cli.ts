@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
 import { runInProcess } from './in-process.js';
 
@@ -67,6 +68,24 @@ export function runArgv(argv: readonly string[], options: RunOptions): Promise<C
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** A temporary folder `the-loop-<name>-…`, removed when the test that made it ends. */
+export async function tempDir(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `the-loop-${name}-`));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const RETROFIT = join(root, 'test-fixtures/retrofit-34');
+
+/**
+ * The bundled corpus of 34 work items copied into `dir`: the whole repository without any
+ * machine-local state a run over it left, or only the work items `ids`.
+ */
+export async function copyRetrofit(dir: string, ids?: readonly string[]): Promise<void> {
+  if (ids === undefined) await cp(RETROFIT, dir, { recursive: true, filter: (source) => !source.includes(join('.the-loop', 'local')) });
+  else for (const id of ids) await cp(join(RETROFIT, 'docs/specs', id), join(dir, 'docs/specs', id), { recursive: true });
 }
 
 /** A temporary directory holding the given files (paths with `/`). */
