@@ -133,3 +133,4 @@ export { parseJsonDocument } from './json/parse-json-document.js';
 export type { JsonDocumentResult } from './json/parse-json-document.js';
 export { InFlightSchema, SessionRecordSchema, SessionsSchema, requestIdProblem, sessionToResume } from './run/run-records.js';
 export type { InFlight, SessionRecord, Sessions } from './run/run-records.js';
+export { builtOnFirstUse } from './built-on-first-use.js';

@@ -1,22 +1,30 @@
 import * as v from 'valibot';
-import { findingLines, findingWithFix, findingsKey, type Diagnostic, type WorkItemResult } from '@the-loop/core';
+import { builtOnFirstUse, findingLines, findingWithFix, findingsKey, type Diagnostic, type WorkItemResult } from '@the-loop/core';
 import { blockingFindings, currentNodeOf, waitsOnHuman } from './blocking-findings.js';
 
-/** The no-progress counter kept between stop events for one work item and harness. */
-export const StopCounterSchema = v.strictObject({
-  /** Digest of the findings the last block named. */
-  digest: v.string(),
-  /** How many stops in a row were blocked with exactly these findings. */
-  count: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  /** The harness session the count belongs to; a new session starts a new count. */
-  session: v.nullable(v.string()),
-  /** The cap was reached for this digest in this session: further stops are allowed. */
-  escalated: v.boolean(),
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const StopCounterSchema = v.strictObject({
+    /** Digest of the findings the last block named. */
+    digest: v.string(),
+    /** How many stops in a row were blocked with exactly these findings. */
+    count: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    /** The harness session the count belongs to; a new session starts a new count. */
+    session: v.nullable(v.string()),
+    /** The cap was reached for this digest in this session: further stops are allowed. */
+    escalated: v.boolean(),
+  });
+
+  const StopCountersSchema = v.record(v.string(), StopCounterSchema);
+  return { StopCounterSchema, StopCountersSchema };
 });
-export type StopCounter = Readonly<v.InferOutput<typeof StopCounterSchema>>;
+
+/** The no-progress counter kept between stop events for one work item and harness. */
+export const StopCounterSchema = builtOnFirstUse(() => schemas.StopCounterSchema);
 
 /** The counters file: one counter per `<harness>:<work item>`. */
-export const StopCountersSchema = v.record(v.string(), StopCounterSchema);
+export const StopCountersSchema = builtOnFirstUse(() => schemas.StopCountersSchema);
+export type StopCounter = Readonly<v.InferOutput<typeof StopCounterSchema>>;
 
 /** What the cap hands to a human when an agent stops making progress. */
 export interface Escalation {

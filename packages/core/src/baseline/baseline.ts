@@ -5,26 +5,35 @@ import type { WorkItemResult } from '../gate/evaluate-work-item.js';
 import type { WorkItemInput } from '../gate/inputs.js';
 import { parseJsonDocument } from '../json/parse-json-document.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** Where a repository records the findings it accepted when it adopted the-loop. */
 export const BASELINE_FILE = '.the-loop/baseline.json';
 
-/** One accepted finding: rule, file and a digest of the finding's own line, never its line number. */
-export const BaselineEntrySchema = v.strictObject({
-  ruleId: v.picklist(RULE_IDS, 'must be a rule id'),
-  file: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-  /** The first 16 hex digits of the SHA-256 of the finding's line, whitespace squeezed. */
-  lineDigest: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits')),
-  /** How many findings share rule, file and line text. */
-  count: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')),
-  /** The first such finding's message when recorded, for whoever reviews the file. */
-  message: v.string(),
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const BaselineEntrySchema = v.strictObject({
+    ruleId: v.picklist(RULE_IDS, 'must be a rule id'),
+    file: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+    /** The first 16 hex digits of the SHA-256 of the finding's line, whitespace squeezed. */
+    lineDigest: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits')),
+    /** How many findings share rule, file and line text. */
+    count: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')),
+    /** The first such finding's message when recorded, for whoever reviews the file. */
+    message: v.string(),
+  });
+
+  const BaselineSchema = v.strictObject({
+    schemaVersion: v.literal(1),
+    findings: v.array(BaselineEntrySchema),
+  });
+  return { BaselineEntrySchema, BaselineSchema };
 });
 
-export const BaselineSchema = v.strictObject({
-  schemaVersion: v.literal(1),
-  findings: v.array(BaselineEntrySchema),
-});
+/** One accepted finding: rule, file and a digest of the finding's own line, never its line number. */
+export const BaselineEntrySchema = builtOnFirstUse(() => schemas.BaselineEntrySchema);
+
+export const BaselineSchema = builtOnFirstUse(() => schemas.BaselineSchema);
 
 export type Baseline = v.InferOutput<typeof BaselineSchema>;
 export type BaselineEntry = v.InferOutput<typeof BaselineEntrySchema>;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource, type KnownYamlValue, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
 import { collaboratorsLegacyHint } from './legacy-keys.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** Where the people of a repository and their roles are listed. */
 export const COLLABORATORS_FILE = '.the-loop/collaborators.yaml';
@@ -9,12 +10,18 @@ export const COLLABORATORS_FILE = '.the-loop/collaborators.yaml';
 /** The role whose holders may approve an artifact with `the-loop graph approve`. */
 export const APPROVER_ROLE = 'approver';
 
-const login = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9-_.]*$/, 'must be a login (letters, digits, "-", "_", ".")'));
-const role = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case role name'));
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const login = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9-_.]*$/, 'must be a login (letters, digits, "-", "_", ".")'));
+  const role = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case role name'));
 
-export const CollaboratorsSchema = v.strictObject({
-  collaborators: v.array(v.strictObject({ login, roles: v.pipe(v.array(role), v.minLength(1, 'list at least one role')) })),
+  const CollaboratorsSchema = v.strictObject({
+    collaborators: v.array(v.strictObject({ login, roles: v.pipe(v.array(role), v.minLength(1, 'list at least one role')) })),
+  });
+  return { CollaboratorsSchema };
 });
+
+export const CollaboratorsSchema = builtOnFirstUse(() => schemas.CollaboratorsSchema);
 
 export interface Collaborator {
   readonly login: string;

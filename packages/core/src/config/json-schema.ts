@@ -9,35 +9,42 @@ import { RulesSchema } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
 import { VerificationSchema } from '../verification/config.js';
 import { EvidenceRecordSchema } from '../evidence/record.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
-// `workflow.graph` either replaces the default graph or extends it.
-const GraphExtensionSchema = v.strictObject({
-  extends: v.literal('default'),
-  start: v.optional(GraphSchema.entries.start),
-  nodes: v.optional(v.array(NodeSchema)),
-  edges: v.optional(v.array(EdgeSchema)),
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  // `workflow.graph` either replaces the default graph or extends it.
+  const GraphExtensionSchema = v.strictObject({
+    extends: v.literal('default'),
+    start: v.optional(GraphSchema.entries.start),
+    nodes: v.optional(v.array(NodeSchema)),
+    edges: v.optional(v.array(EdgeSchema)),
+  });
+
+  const HarnessConfigFileSchema = v.strictObject({
+    workflow: v.optional(
+      v.strictObject({
+        ...WorkflowSchema.entries,
+        graph: v.optional(v.union([GraphSchema, GraphExtensionSchema])),
+      }),
+    ),
+    reviews: v.optional(ReviewsSchema),
+    hooks: v.optional(HooksConfigSchema),
+    github: v.optional(GitHubConfigSchema),
+    notifications: v.optional(NotificationsConfigSchema),
+    verification: v.optional(VerificationSchema),
+    approvals: v.optional(ApprovalsConfigSchema),
+    tokenEconomy: v.optional(TokenEconomySchema),
+    rules: v.optional(RulesSchema),
+  });
+  return { HarnessConfigFileSchema };
 });
 
 /**
  * The whole configuration file as the-loop reads it: every section, each key known, so a
  * misspelt or outdated key is an error with its line rather than a setting silently ignored.
  */
-export const HarnessConfigFileSchema = v.strictObject({
-  workflow: v.optional(
-    v.strictObject({
-      ...WorkflowSchema.entries,
-      graph: v.optional(v.union([GraphSchema, GraphExtensionSchema])),
-    }),
-  ),
-  reviews: v.optional(ReviewsSchema),
-  hooks: v.optional(HooksConfigSchema),
-  github: v.optional(GitHubConfigSchema),
-  notifications: v.optional(NotificationsConfigSchema),
-  verification: v.optional(VerificationSchema),
-  approvals: v.optional(ApprovalsConfigSchema),
-  tokenEconomy: v.optional(TokenEconomySchema),
-  rules: v.optional(RulesSchema),
-});
+export const HarnessConfigFileSchema = builtOnFirstUse(() => schemas.HarnessConfigFileSchema);
 
 /**
  * A JSON Schema (draft-07) for `.the-loop/harness-config.yaml`, generated from the same

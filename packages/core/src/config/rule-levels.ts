@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RULE_IDS, type Diagnostic, type RuleId } from '../diagnostic.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** How loudly a rule reports, as ESLint spells it: `error` blocks, `warn` informs, `off` never reports. */
 export type RuleLevel = 'error' | 'warn' | 'off';
@@ -14,13 +15,19 @@ export type RuleLevels = Readonly<Partial<Record<RuleId, RuleLevel>>>;
  */
 export const FIXED_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['artifact-unreadable', 'graph-state-invalid', 'internal-error', 'evidence-invalid']);
 
-const level = v.picklist(['error', 'warn', 'off'], 'must be error, warn or off');
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const level = v.picklist(['error', 'warn', 'off'], 'must be error, warn or off');
+
+  const RulesSchema = v.pipe(
+    v.strictObject(Object.fromEntries(RULE_IDS.filter((id) => !FIXED_RULES.has(id)).map((id) => [id, v.optional(level)])) as Record<Exclude<RuleId, never>, v.OptionalSchema<typeof level, undefined>>),
+    v.description('Rule severities, as ESLint spells them: error blocks a gate, warn reports without blocking, off never reports.'),
+  );
+  return { RulesSchema };
+});
 
 /** `rules:` — a level for each configurable rule. */
-export const RulesSchema = v.pipe(
-  v.strictObject(Object.fromEntries(RULE_IDS.filter((id) => !FIXED_RULES.has(id)).map((id) => [id, v.optional(level)])) as Record<Exclude<RuleId, never>, v.OptionalSchema<typeof level, undefined>>),
-  v.description('Rule severities, as ESLint spells them: error blocks a gate, warn reports without blocking, off never reports.'),
-);
+export const RulesSchema = builtOnFirstUse(() => schemas.RulesSchema);
 
 /** Why an unknown key under `rules:` is wrong, when it is a rule that cannot be configured. */
 export function fixedRuleHint(key: string): string | undefined {

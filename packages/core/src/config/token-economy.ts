@@ -1,23 +1,33 @@
 import * as v from 'valibot';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 const name = (what: string) => v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, `must be a ${what} name (letters, digits, ".", "_", "-")`));
-const model = v.pipe(v.string(), v.trim(), v.minLength(1, 'must name a model'));
+
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const model = v.pipe(v.string(), v.trim(), v.minLength(1, 'must name a model'));
+
+  const ModelRoutingSchema = v.strictObject({
+    /** `frontier: {claude: opus, cursor: gpt-5}` — a harness a tier does not list runs its default model. */
+    tiers: v.optional(v.record(name('tier'), v.record(name('harness'), model))),
+    /** `design: frontier` — the tier each node `stage:` runs on; a stage not listed runs the harness's default model. */
+    stages: v.optional(v.record(name('stage'), name('tier'))),
+  });
+
+  const TokenEconomySchema = v.looseObject({ modelRouting: v.optional(ModelRoutingSchema) });
+  return { ModelRoutingSchema, TokenEconomySchema };
+});
 
 /**
  * `tokenEconomy.modelRouting`: which model a stage of the lifecycle runs on. A stage names a
  * tier; a tier names a model per harness, so one table serves every harness.
  */
-export const ModelRoutingSchema = v.strictObject({
-  /** `frontier: {claude: opus, cursor: gpt-5}` — a harness a tier does not list runs its default model. */
-  tiers: v.optional(v.record(name('tier'), v.record(name('harness'), model))),
-  /** `design: frontier` — the tier each node `stage:` runs on; a stage not listed runs the harness's default model. */
-  stages: v.optional(v.record(name('stage'), name('tier'))),
-});
+export const ModelRoutingSchema = builtOnFirstUse(() => schemas.ModelRoutingSchema);
 
 /** `tokenEconomy:` — only `modelRouting` is read; the other keys are advisory levers for people and stay allowed. */
-export const TokenEconomySchema = v.looseObject({ modelRouting: v.optional(ModelRoutingSchema) });
+export const TokenEconomySchema = builtOnFirstUse(() => schemas.TokenEconomySchema);
 
 export type ModelRouting = v.InferOutput<typeof ModelRoutingSchema>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CHECK_ID } from '../verification/config.js';
 import type { PlannedCheck } from '../verification/plan.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** The folder of a work item that holds one evidence record per check: `evidence/<check-id>.json`. */
 export const EVIDENCE_DIR = 'evidence';
@@ -14,82 +15,92 @@ export const EXCERPT_TAIL = 6_000;
 // A record keeps the file-by-file digests of at most this many files; past it, their combined digest only.
 export const MAX_LISTED_FILES = 200;
 
-const hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/, 'must be a hex digest'));
-const sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a hex SHA-256 digest'));
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/, 'must be a hex digest'));
+  const sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a hex SHA-256 digest'));
+  const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
-const StreamSchema = v.strictObject({
-  sha256,
-  bytes: count,
-  /** The whole output when `complete`, else its head and tail around an omission line. */
-  excerpt: v.string(),
-  complete: v.boolean(),
+  const StreamSchema = v.strictObject({
+    sha256,
+    bytes: count,
+    /** The whole output when `complete`, else its head and tail around an omission line. */
+    excerpt: v.string(),
+    complete: v.boolean(),
+  });
+
+  const DependenciesSchema = v.strictObject({
+    scope: v.picklist(['paths', 'repository']),
+    /** The globs for `paths`; null for `repository`, every file git does not ignore outside the spec root. */
+    paths: v.nullable(v.array(v.string())),
+    objectFormat: v.picklist(['sha1', 'sha256']),
+    count,
+    /** SHA-256 over the sorted `path NUL object-id` lines of every file. */
+    digest: sha256,
+    /** Path → git object id of each file, when there are at most MAX_LISTED_FILES. */
+    files: v.nullable(v.record(v.string(), v.string())),
+  });
+
+  const FingerprintSchema = v.strictObject({
+    /** `platform-arch`, as the running Node reports them. */
+    os: v.string(),
+    node: v.string(),
+    /** Environment files at the project root (lockfiles, version pins) → SHA-256 of their bytes. */
+    files: v.record(v.string(), sha256),
+  });
+
+  const EvidenceRecordSchema = v.strictObject({
+    schemaVersion: v.literal(1),
+    kind: v.literal('evidence.v1'),
+    workItem: v.string(),
+    check: v.strictObject({
+      id: v.pipe(v.string(), v.regex(CHECK_ID)),
+      source: v.picklist(['config', 'testing-plan.md']),
+      argv: v.pipe(v.array(v.string()), v.minLength(1)),
+      expectExitCode: v.pipe(v.number(), v.integer()),
+      timeoutSeconds: v.number(),
+      covers: v.array(v.string()),
+      paths: v.nullable(v.array(v.string())),
+    }),
+    run: v.strictObject({
+      exitCode: v.nullable(v.pipe(v.number(), v.integer())),
+      signal: v.nullable(v.string()),
+      timedOut: v.boolean(),
+      spawnError: v.nullable(v.string()),
+      passed: v.boolean(),
+      durationMs: v.pipe(v.number(), v.minValue(0)),
+    }),
+    output: v.strictObject({
+      stdout: StreamSchema,
+      stderr: StreamSchema,
+      /** The runner stopped keeping output at its size limit; digests cover what was kept. */
+      truncated: v.boolean(),
+      /** Secrets replaced by `[REDACTED:<kind>]` before anything was digested or written. */
+      redactions: count,
+    }),
+    dependencies: v.optional(v.nullable(DependenciesSchema)),
+    git: v.strictObject({ commit: v.nullable(hex), dirty: v.boolean() }),
+    tools: v.record(v.string(), v.string()),
+    environment: FingerprintSchema,
+    createdAt: v.pipe(v.string(), v.isoTimestamp('must be an ISO-8601 timestamp')),
+    /** SHA-256 of the canonical JSON of every other field: an edit that does not recompute it is seen. */
+    recordDigest: sha256,
+  });
+  return { StreamSchema, DependenciesSchema, FingerprintSchema, EvidenceRecordSchema };
 });
 
 /** What a run's dependencies were: the files it read, by git object id. */
-export const DependenciesSchema = v.strictObject({
-  scope: v.picklist(['paths', 'repository']),
-  /** The globs for `paths`; null for `repository`, every file git does not ignore outside the spec root. */
-  paths: v.nullable(v.array(v.string())),
-  objectFormat: v.picklist(['sha1', 'sha256']),
-  count,
-  /** SHA-256 over the sorted `path NUL object-id` lines of every file. */
-  digest: sha256,
-  /** Path → git object id of each file, when there are at most MAX_LISTED_FILES. */
-  files: v.nullable(v.record(v.string(), v.string())),
-});
+export const DependenciesSchema = builtOnFirstUse(() => schemas.DependenciesSchema);
 
-export const FingerprintSchema = v.strictObject({
-  /** `platform-arch`, as the running Node reports them. */
-  os: v.string(),
-  node: v.string(),
-  /** Environment files at the project root (lockfiles, version pins) → SHA-256 of their bytes. */
-  files: v.record(v.string(), sha256),
-});
+export const FingerprintSchema = builtOnFirstUse(() => schemas.FingerprintSchema);
 
 /** `docs/specs/<id>/evidence/<check-id>.json` *(contract)*. */
-export const EvidenceRecordSchema = v.strictObject({
-  schemaVersion: v.literal(1),
-  kind: v.literal('evidence.v1'),
-  workItem: v.string(),
-  check: v.strictObject({
-    id: v.pipe(v.string(), v.regex(CHECK_ID)),
-    source: v.picklist(['config', 'testing-plan.md']),
-    argv: v.pipe(v.array(v.string()), v.minLength(1)),
-    expectExitCode: v.pipe(v.number(), v.integer()),
-    timeoutSeconds: v.number(),
-    covers: v.array(v.string()),
-    paths: v.nullable(v.array(v.string())),
-  }),
-  run: v.strictObject({
-    exitCode: v.nullable(v.pipe(v.number(), v.integer())),
-    signal: v.nullable(v.string()),
-    timedOut: v.boolean(),
-    spawnError: v.nullable(v.string()),
-    passed: v.boolean(),
-    durationMs: v.pipe(v.number(), v.minValue(0)),
-  }),
-  output: v.strictObject({
-    stdout: StreamSchema,
-    stderr: StreamSchema,
-    /** The runner stopped keeping output at its size limit; digests cover what was kept. */
-    truncated: v.boolean(),
-    /** Secrets replaced by `[REDACTED:<kind>]` before anything was digested or written. */
-    redactions: count,
-  }),
-  dependencies: v.optional(v.nullable(DependenciesSchema)),
-  git: v.strictObject({ commit: v.nullable(hex), dirty: v.boolean() }),
-  tools: v.record(v.string(), v.string()),
-  environment: FingerprintSchema,
-  createdAt: v.pipe(v.string(), v.isoTimestamp('must be an ISO-8601 timestamp')),
-  /** SHA-256 of the canonical JSON of every other field: an edit that does not recompute it is seen. */
-  recordDigest: sha256,
-});
+export const EvidenceRecordSchema = builtOnFirstUse(() => schemas.EvidenceRecordSchema);
 
 export type EvidenceRecord = v.InferOutput<typeof EvidenceRecordSchema>;
 export type Dependencies = v.InferOutput<typeof DependenciesSchema>;
 export type Fingerprint = v.InferOutput<typeof FingerprintSchema>;
-export type StreamOutput = v.InferOutput<typeof StreamSchema>;
+export type StreamOutput = v.InferOutput<(typeof schemas)['StreamSchema']>;
 export type RunOutcome = EvidenceRecord['run'];
 
 /** A record as read from disk: usable, or the reason it is rejected. */

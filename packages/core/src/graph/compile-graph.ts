@@ -4,7 +4,7 @@ import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml
 import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
 import { ESCALATED_NODE } from '../graph-state/graph-state.js';
 import { PREDICATES } from '../rules/predicates.js';
-import { GATE_PREDICATES, GraphSchema, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
+import { GATE_PREDICATES, GraphSchema, NODE_FIELDS, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
 import type { Graph, GraphNode } from './types.js';
 
 export type CompileResult = { ok: true; graph: Graph } | { ok: false; issues: SourceIssue[] };
@@ -53,8 +53,7 @@ export function getDefaultGraph(): Graph {
   if (!defaultGraph) {
     const data = structuredClone(DEFAULT_GRAPH_DATA) as GraphInput;
     // The schema's output lists a node's fields in the schema's order; so does this graph.
-    const fields = Object.keys(NodeSchema.entries);
-    const nodes = data.nodes.map((node) => Object.fromEntries(fields.filter((key) => Object.hasOwn(node, key)).map((key) => [key, node[key as keyof typeof node]])));
+    const nodes = data.nodes.map((node) => Object.fromEntries(NODE_FIELDS.filter((key) => Object.hasOwn(node, key)).map((key) => [key, node[key as keyof typeof node]])));
     defaultGraph = buildGraph({ ...data, nodes: nodes as GraphInput['nodes'] });
   }
   return defaultGraph;

@@ -6,6 +6,7 @@ import { compileGraphData, getDefaultGraph } from './compile-graph.js';
 import { PRESET_NAMES, PRESETS, presetGraph } from '../config/presets.js';
 import { mainLine } from '../gate/evaluate-work-item.js';
 import { DEFAULT_GRAPH_DATA, DEFAULT_GRAPH_YAML } from './default-graph.data.js';
+import { NODE_FIELDS, NodeSchema } from './schema.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -23,6 +24,10 @@ describe('the default graph', () => {
     const shipped = getDefaultGraph();
     expect(shipped).toStrictEqual(compiled.graph);
     expect(JSON.stringify({ ...shipped, byId: [...shipped.byId] })).toBe(JSON.stringify({ ...compiled.graph, byId: [...compiled.graph.byId] }));
+  });
+
+  it('is built in the order the schema lists a node\'s fields', () => {
+    expect(NODE_FIELDS).toEqual(Object.keys(NodeSchema.entries));
   });
 
   it('splits the review chain that hid inside needs-review into its own nodes', () => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { answerProblem } from './answer-problem.js';
 import type { Graph, GraphNode } from '../graph/types.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 // A reason is for people reading graph state; an essay there is noise, not evidence.
 const MAX_REASON = 1000;
@@ -18,7 +19,13 @@ export function choiceSchema(choices: readonly string[]): Record<string, unknown
   };
 }
 
-const ChoiceAnswerSchema = v.strictObject({ next: v.string(), reason: v.pipe(v.string(), v.maxLength(MAX_REASON)) });
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const ChoiceAnswerSchema = v.strictObject({ next: v.string(), reason: v.pipe(v.string(), v.maxLength(MAX_REASON)) });
+  return { ChoiceAnswerSchema };
+});
+
+const ChoiceAnswerSchema = builtOnFirstUse(() => schemas.ChoiceAnswerSchema);
 
 /** A choice as read: a node from the set, or why none can be taken. */
 export type ChoiceReading =

@@ -3,6 +3,7 @@ import { answerProblem } from './answer-problem.js';
 import type { GraphNode } from '../graph/types.js';
 import { parseJsonDocument } from '../json/parse-json-document.js';
 import type { SourceIssue } from '../yaml/yaml-source.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** How a review round ended, as the execution log's Review cycles table records it. */
 export type RoundOutcome = 'new findings' | 'zero' | 'escalated' | 'unavailable';
@@ -38,49 +39,57 @@ export const REVIEW_ANSWER_SCHEMA: Readonly<Record<string, unknown>> = {
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
-const AnswerSchema = v.strictObject({
-  findings: v.pipe(
-    v.array(
-      v.strictObject({
-        file: text(MAX_PATH),
-        line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-        summary: text(MAX_TEXT),
-        repeats: v.optional(text(64)),
-      }),
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const AnswerSchema = v.strictObject({
+    findings: v.pipe(
+      v.array(
+        v.strictObject({
+          file: text(MAX_PATH),
+          line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+          summary: text(MAX_TEXT),
+          repeats: v.optional(text(64)),
+        }),
+      ),
+      v.maxLength(MAX_FINDINGS, `must hold at most ${MAX_FINDINGS} findings`),
     ),
-    v.maxLength(MAX_FINDINGS, `must hold at most ${MAX_FINDINGS} findings`),
-  ),
+  });
+
+  const FindingSchema = v.strictObject({
+    /** `R<cycle>.<n>`: assigned by the-loop, so the next round can name it. */
+    id: v.pipe(v.string(), v.regex(/^R\d+\.\d+$/)),
+    file: text(MAX_PATH),
+    line: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    summary: text(MAX_TEXT),
+    /** The id of the previous round's finding this one repeats, or null for a new finding. */
+    repeats: v.nullable(v.string()),
+  });
+
+  const RoundRecordSchema = v.strictObject({
+    schemaVersion: v.literal(1),
+    workItem: v.string(),
+    node: v.string(),
+    cycle: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    type: v.string(),
+    /** `[<harness>/<model>]`: whose review this is. */
+    reviewer: v.string(),
+    /** The configured critic that ran the round, or null for a round on the run's own harness. */
+    critic: v.nullable(v.string()),
+    outcome: v.picklist(['new findings', 'zero', 'escalated', 'unavailable']),
+    at: v.pipe(v.string(), v.isoTimestamp()),
+    findings: v.array(FindingSchema),
+    /** Why an unavailable round could not run or could not be read. */
+    error: v.nullable(v.string()),
+  });
+  return { AnswerSchema, FindingSchema, RoundRecordSchema };
 });
 
-const FindingSchema = v.strictObject({
-  /** `R<cycle>.<n>`: assigned by the-loop, so the next round can name it. */
-  id: v.pipe(v.string(), v.regex(/^R\d+\.\d+$/)),
-  file: text(MAX_PATH),
-  line: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))),
-  summary: text(MAX_TEXT),
-  /** The id of the previous round's finding this one repeats, or null for a new finding. */
-  repeats: v.nullable(v.string()),
-});
-
-export type RoundFinding = v.InferOutput<typeof FindingSchema>;
+const AnswerSchema = builtOnFirstUse(() => schemas.AnswerSchema);
 
 /** One review round as `reviews/cycle-<n>.json` records it, beside the work item's artifacts. */
-export const RoundRecordSchema = v.strictObject({
-  schemaVersion: v.literal(1),
-  workItem: v.string(),
-  node: v.string(),
-  cycle: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  type: v.string(),
-  /** `[<harness>/<model>]`: whose review this is. */
-  reviewer: v.string(),
-  /** The configured critic that ran the round, or null for a round on the run's own harness. */
-  critic: v.nullable(v.string()),
-  outcome: v.picklist(['new findings', 'zero', 'escalated', 'unavailable']),
-  at: v.pipe(v.string(), v.isoTimestamp()),
-  findings: v.array(FindingSchema),
-  /** Why an unavailable round could not run or could not be read. */
-  error: v.nullable(v.string()),
-});
+export const RoundRecordSchema = builtOnFirstUse(() => schemas.RoundRecordSchema);
+
+export type RoundFinding = v.InferOutput<(typeof schemas)['FindingSchema']>;
 
 export type RoundRecord = v.InferOutput<typeof RoundRecordSchema>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** A check id: lower-case letters, digits and hyphens; it names the evidence file. */
 export const CHECK_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -36,8 +37,42 @@ export const DEFAULT_ENVIRONMENT_FILES: readonly string[] = [
   'rust-toolchain.toml',
 ];
 
-const checkId = v.pipe(v.string(), v.regex(CHECK_ID, 'must be lower-case letters, digits and hyphens (at most 64)'));
-const criterionId = v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1, AC-2 or FR-001'));
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const checkId = v.pipe(v.string(), v.regex(CHECK_ID, 'must be lower-case letters, digits and hyphens (at most 64)'));
+  const criterionId = v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1, AC-2 or FR-001'));
+
+  const CheckSchema = v.strictObject({
+    id: checkId,
+    argv: v.pipe(
+      v.array(v.pipe(v.string('each argv element must be a string'), v.minLength(1, 'an argv element must not be empty')), 'must be a list such as [pnpm, test], never a shell line'),
+      v.minLength(1, 'must name a program'),
+      v.check((argv) => !/\s/.test(argv[0] ?? ''), 'its first element contains whitespace: argv is a list ([pnpm, test]), never a shell line'),
+    ),
+    timeoutSeconds: v.optional(v.pipe(v.number(), v.finite('must be a finite number'), v.minValue(1, 'must be at least 1'), v.maxValue(86_400, 'must be at most 86400 (a day)'))),
+    expectExitCode: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
+    covers: v.optional(v.array(criterionId)),
+    paths: v.optional(
+      v.pipe(
+        v.array(relative('a path glob')),
+        v.minLength(1, 'must list at least one glob (leave paths out to depend on every file)'),
+        v.check((globs) => globs.some((g) => !g.startsWith('!')), 'must include something: a list of only "!" exclusions matches nothing'),
+      ),
+    ),
+  });
+
+  const VerificationSchema = v.strictObject({
+    checks: v.optional(v.array(CheckSchema)),
+    environmentFiles: v.optional(v.array(relative('an environment file'))),
+  });
+  return { CheckSchema, VerificationSchema };
+});
+
+/** One declared check as `verification.checks[]` and a testing plan's added checks write it. */
+export const CheckSchema = builtOnFirstUse(() => schemas.CheckSchema);
+
+/** `verification:` in `.the-loop/harness-config.yaml`. */
+export const VerificationSchema = builtOnFirstUse(() => schemas.VerificationSchema);
 const relative = (what: string) =>
   v.pipe(
     v.string(),
@@ -45,32 +80,6 @@ const relative = (what: string) =>
     v.check((p) => !p.replace(/^!/, '').startsWith('/') && !/^!?[A-Za-z]:/.test(p), `${what} must be relative to the project root`),
     v.check((p) => !p.split(/[\\/]/).includes('..'), `${what} must stay inside the project (no "..")`),
   );
-
-/** One declared check as `verification.checks[]` and a testing plan's added checks write it. */
-export const CheckSchema = v.strictObject({
-  id: checkId,
-  argv: v.pipe(
-    v.array(v.pipe(v.string('each argv element must be a string'), v.minLength(1, 'an argv element must not be empty')), 'must be a list such as [pnpm, test], never a shell line'),
-    v.minLength(1, 'must name a program'),
-    v.check((argv) => !/\s/.test(argv[0] ?? ''), 'its first element contains whitespace: argv is a list ([pnpm, test]), never a shell line'),
-  ),
-  timeoutSeconds: v.optional(v.pipe(v.number(), v.finite('must be a finite number'), v.minValue(1, 'must be at least 1'), v.maxValue(86_400, 'must be at most 86400 (a day)'))),
-  expectExitCode: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
-  covers: v.optional(v.array(criterionId)),
-  paths: v.optional(
-    v.pipe(
-      v.array(relative('a path glob')),
-      v.minLength(1, 'must list at least one glob (leave paths out to depend on every file)'),
-      v.check((globs) => globs.some((g) => !g.startsWith('!')), 'must include something: a list of only "!" exclusions matches nothing'),
-    ),
-  ),
-});
-
-/** `verification:` in `.the-loop/harness-config.yaml`. */
-export const VerificationSchema = v.strictObject({
-  checks: v.optional(v.array(CheckSchema)),
-  environmentFiles: v.optional(v.array(relative('an environment file'))),
-});
 
 /** A check with its defaults applied. */
 export interface CheckDeclaration {

@@ -8,6 +8,7 @@ import { verificationPlanInvalid } from '../rules/front-matter-invalid.js';
 import { dottedPath, schemaIssues } from '../yaml/schema-issues.js';
 import { parseYamlSource } from '../yaml/yaml-source.js';
 import { CHECK_ID, CheckSchema, CRITERION_ID, checkDeclaration, duplicateIds, type CheckDeclaration, type VerificationConfig } from './config.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /** The artifact a work item narrows or adds to the declared checks in. */
 export const TESTING_PLAN = 'testing-plan.md';
@@ -36,20 +37,28 @@ export interface VerificationPlan {
   readonly problems: readonly Diagnostic[];
 }
 
-const reason = v.pipe(
-  v.string('must be a sentence saying why'),
-  v.trim(),
-  v.check((text) => !isPlaceholderText(text), 'must say why (a placeholder is not a reason)'),
-);
-const UseSchema = v.strictObject({
-  use: v.pipe(v.string(), v.regex(CHECK_ID, 'must name a declared check')),
-  covers: v.optional(v.array(v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1, AC-2 or FR-001')))),
+// Built on first use: most runs validate none of these (see builtOnFirstUse).
+const schemas = builtOnFirstUse(() => {
+  const reason = v.pipe(
+    v.string('must be a sentence saying why'),
+    v.trim(),
+    v.check((text) => !isPlaceholderText(text), 'must say why (a placeholder is not a reason)'),
+  );
+  const UseSchema = v.strictObject({
+    use: v.pipe(v.string(), v.regex(CHECK_ID, 'must name a declared check')),
+    covers: v.optional(v.array(v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1, AC-2 or FR-001')))),
+  });
+  const PlanSchema = v.strictObject({
+    checks: v.optional(v.array(v.unknown())),
+    skip: v.optional(v.record(v.pipe(v.string(), v.regex(CHECK_ID, 'must be a check id')), reason)),
+    notApplicable: v.optional(v.record(v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1')), reason)),
+  });
+  return { UseSchema, PlanSchema };
 });
-const PlanSchema = v.strictObject({
-  checks: v.optional(v.array(v.unknown())),
-  skip: v.optional(v.record(v.pipe(v.string(), v.regex(CHECK_ID, 'must be a check id')), reason)),
-  notApplicable: v.optional(v.record(v.pipe(v.string(), v.regex(CRITERION_ID, 'must be a criterion id such as AC1')), reason)),
-});
+
+const UseSchema = builtOnFirstUse(() => schemas.UseSchema);
+
+const PlanSchema = builtOnFirstUse(() => schemas.PlanSchema);
 
 /**
  * The checks that apply to a work item. Every declared check applies, proving what it
