@@ -56,7 +56,10 @@ const ID = /^[A-Z]{2,6}-?\d{1,4}(?:\.\d{1,3})*$/;
 const SEPARATOR = /:|\s[-–—]\s/;
 const LEADING_ARTICLE = /^(?:the|a|an)\s+/i;
 const PARENTHETICAL = /\([^()]*\)|\[[^[\]]*\]/g;
-const TRAILING_PARENTHETICAL = /\s*(?:\([^()]*\)|\[[^[\]]*\])[\s\p{P}]*$/u;
+// Patterns with Unicode property escapes are made on first use: V8 reads a property's ranges
+// when a pattern is made, 30 to 50 µs of a start-up each, and ASCII text needs the ones below only
+// for a name with a parenthetical.
+let trailingParenthetical: RegExp | undefined;
 
 /**
  * The boundaries a section's list items name. An item names one by its explicit id, its
@@ -118,22 +121,23 @@ function nameOf(phrase: string): string | undefined {
   if (phrase.length > MAX_NAME_LENGTH) return undefined;
   const squashed = squash(phrase);
   // A trailing parenthetical ends in a bracket, maybe followed by punctuation: none without one.
-  const bare = squashed.includes(')') || squashed.includes(']') ? squashed.replace(TRAILING_PARENTHETICAL, '') : squashed;
+  const bare = squashed.includes(')') || squashed.includes(']') ? squashed.replace((trailingParenthetical ??= /\s*(?:\([^()]*\)|\[[^[\]]*\])[\s\p{P}]*$/u), '') : squashed;
   const name = stripTrailing(bare).replace(LEADING_ARTICLE, '');
   // ASCII text (most names) has no letters but A-Z and a-z: a plain class finds the same ones.
   const ascii = !NON_ASCII.test(name);
-  if (name === '' || isPlaceholderText(name) || !(ascii ? ASCII_LETTER : LETTER).test(name)) return undefined;
+  if (name === '' || isPlaceholderText(name) || !(ascii ? ASCII_LETTER : (letter ??= /\p{L}/u)).test(name)) return undefined;
   const words = name.split(' ');
   // Three words or more closed by a full stop read as a sentence.
   if (words.length > MAX_NAME_WORDS || (words.length >= 3 && /[.!?]$/.test(squashed))) return undefined;
-  const notLetters = ascii ? NOT_ASCII_LETTERS : NOT_LETTERS;
+  const notLetters = ascii ? NOT_ASCII_LETTERS : (nonLetters ??= /[^\p{L}]/gu);
   if (words.some((word) => SENTENCE_WORDS.has(word.toLowerCase().replace(notLetters, '')))) return undefined;
   return name;
 }
 
-const LETTER = /\p{L}/u;
+// Made on first use, as trailingParenthetical: only text beyond ASCII needs these.
+let letter: RegExp | undefined;
 const ASCII_LETTER = /[A-Za-z]/;
-const NOT_LETTERS = /[^\p{L}]/gu;
+let nonLetters: RegExp | undefined;
 const NOT_ASCII_LETTERS = /[^a-z]/g;
 
 // Whitespace `squash` would change inside a text: a run of two, or any but a plain space.
@@ -147,13 +151,14 @@ function squash(text: string): string {
 // What stripTrailing drops below 0x80: whitespace, and the characters Unicode counts as punctuation.
 const ASCII_TRAILING = new Uint8Array(128);
 for (const char of '\t\n\v\f\r !"#%&\'()*,-./:;?@[\\]_{}') ASCII_TRAILING[char.charCodeAt(0)] = 1;
-const TRAILING = /[\s\p{P}]+$/u;
+// Made on first use, as trailingParenthetical.
+let trailing: RegExp | undefined;
 
 function stripTrailing(text: string): string {
   // Read back over ASCII, which most text ends in; the pattern judges any other character.
   let end = text.length;
   while (end > 0 && ASCII_TRAILING[text.charCodeAt(end - 1)] === 1) end -= 1;
-  if (end > 0 && text.charCodeAt(end - 1) >= 0x80) return text.replace(TRAILING, '').trim();
+  if (end > 0 && text.charCodeAt(end - 1) >= 0x80) return text.replace((trailing ??= /[\s\p{P}]+$/u), '').trim();
   return text.slice(0, end).trim();
 }
 
@@ -257,12 +262,13 @@ const MAX_GAP = 1;
 // finds its words faster than the Unicode one, and the same words.
 const NON_ASCII = /[\u0080-\uffff]/;
 const ASCII_WORD = /[a-z0-9]+/g;
-const NOT_WORD = /[^\p{L}\p{N}]+/u;
+// Made on first use, as trailingParenthetical.
+let notWord: RegExp | undefined;
 
 /** A text's words, in order, as names are compared with them: without case, punctuation or markup. */
 export function wordsOf(text: string): string[] {
   const lower = text.toLowerCase();
-  if (NON_ASCII.test(lower)) return lower.split(NOT_WORD).filter((word) => word !== '');
+  if (NON_ASCII.test(lower)) return lower.split((notWord ??= /[^\p{L}\p{N}]+/u)).filter((word) => word !== '');
   return lower.match(ASCII_WORD) ?? [];
 }
 
