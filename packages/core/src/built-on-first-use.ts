@@ -9,20 +9,40 @@
  * these, so that a schema's own parts stay plain objects however often it validates.
  */
 export function builtOnFirstUse<T extends object>(build: () => T): T {
-  let built: T | undefined;
-  const target = (): T => (built ??= build());
-  return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(target(), key),
-    has: (_, key) => Reflect.has(target(), key),
-    ownKeys: () => Reflect.ownKeys(target()),
-    // A property the empty stand-in lacks may only be described as configurable.
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
-    set: (_, key, value) => Reflect.set(target(), key, value),
-    defineProperty: (_, key, descriptor) => Reflect.defineProperty(target(), key, descriptor),
-    deleteProperty: (_, key) => Reflect.deleteProperty(target(), key),
-  });
+  return new Proxy(new Deferred(build), STAND_IN) as unknown as T;
 }
+
+// What a stand-in defers to. Its state is private, so the proxy's target has no property of its
+// own that the built object's would have to agree with.
+class Deferred {
+  #build: (() => object) | undefined;
+  #built: object | undefined;
+
+  constructor(build: () => object) {
+    this.#build = build;
+  }
+
+  built(): object {
+    if (this.#built === undefined) {
+      this.#built = (this.#build as () => object)();
+      this.#build = undefined;
+    }
+    return this.#built;
+  }
+}
+
+// One handler for every stand-in: each makes one object and a proxy, not a set of closures.
+const STAND_IN: ProxyHandler<Deferred> = {
+  get: (deferred, key) => Reflect.get(deferred.built(), key),
+  has: (deferred, key) => Reflect.has(deferred.built(), key),
+  ownKeys: (deferred) => Reflect.ownKeys(deferred.built()),
+  // A property the stand-in itself lacks may only be described as configurable.
+  getOwnPropertyDescriptor: (deferred, key) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(deferred.built(), key);
+    return descriptor && { ...descriptor, configurable: true };
+  },
+  getPrototypeOf: (deferred) => Reflect.getPrototypeOf(deferred.built()),
+  set: (deferred, key, value) => Reflect.set(deferred.built(), key, value),
+  defineProperty: (deferred, key, descriptor) => Reflect.defineProperty(deferred.built(), key, descriptor),
+  deleteProperty: (deferred, key) => Reflect.deleteProperty(deferred.built(), key),
+};
