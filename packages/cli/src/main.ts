@@ -4,7 +4,7 @@ import { unexpectedError, UsageError } from './errors.js';
 import { colorEnabled } from './format/colors.js';
 import { neutralizing } from './format/neutralize.js';
 import { BUILT_IN_ADAPTERS } from './harness/adapters.js';
-import { fdWriter, type Output } from './process/fd-writer.js';
+import { fdWriter, type ProcessOutput } from './process/fd-writer.js';
 
 // Commands load lazily so `check` never pays for the critic runner or the hook dialects.
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -126,11 +126,11 @@ function withFields(env: CommandEnv, fields: Partial<CommandEnv>): CommandEnv {
 }
 
 // The process's own outputs, once made.
-const outputs: Output[] = [];
+const outputs: ProcessOutput[] = [];
 
 /** Settles once everything written to the process's output has been written out, so that it may exit. */
 export async function outputWritten(): Promise<void> {
-  await Promise.all(outputs.map((output) => new Promise<unknown>((resolve) => output.write(Buffer.alloc(0), resolve))));
+  await Promise.all(outputs.map((output) => output.settled()));
 }
 
 function processEnv(): CommandEnv {

@@ -96,9 +96,14 @@ describe('fdWriter', () => {
       writer.write('then this');
       const written = new Promise((resolve) => writer.write(Buffer.alloc(0), resolve));
       expect(handedOver).toBe(true);
+      // What the stream holds is not out yet: the output has not settled while no one reads.
+      let settled = false;
+      const allOut = writer.settled().then(() => (settled = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
       peer.on('data', (chunk: Buffer) => received.push(chunk));
       peer.resume();
-      await written;
+      await Promise.all([written, allOut]);
       local.end();
       await once(peer, 'end');
       expect(Buffer.concat(received).equals(Buffer.concat([first, Buffer.from('then this')]))).toBe(true);

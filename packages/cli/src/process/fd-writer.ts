@@ -4,6 +4,17 @@ import { callbackOf, PlainWritable, type WriteCallback } from './plain-writable.
 /** A writable for the process's own output: what a command prints, and whether a terminal shows it. */
 export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
 
+/** One of the process's own outputs, which says when what was written to it has gone out. */
+export type ProcessOutput = Output & {
+  /**
+   * Settles once everything written has reached the descriptor: at once, since each write is,
+   * unless the descriptor refused one and the stream it went to may still hold some. (An empty
+   * write through the stream for every output took each run's first pass through Node's tick
+   * queue, about 0.25 ms.)
+   */
+  settled(): Promise<void>;
+};
+
 /**
  * A writable that writes straight to a file descriptor (1 or 2), synchronously, as Node's own
  * streams write to files and pipes. Creating `process.stdout` for a pipe loads Node's socket
@@ -13,11 +24,11 @@ export type Output = NodeJS.WritableStream & { readonly isTTY: boolean };
  * (its backpressure and `drain` are this writer's). Errors (`EPIPE` when the reader has gone)
  * are `error` events, emitted once, as a stream's are; a write after one fails with it.
  */
-export function fdWriter(fd: number, fallback: () => NodeJS.WritableStream): Output {
+export function fdWriter(fd: number, fallback: () => NodeJS.WritableStream): ProcessOutput {
   return new FdOutput(fd, fallback);
 }
 
-class FdOutput extends PlainWritable implements Output {
+class FdOutput extends PlainWritable implements ProcessOutput {
   private handedTo: NodeJS.WritableStream | undefined;
   private failed: Error | undefined;
   private tty: boolean | undefined;
@@ -55,6 +66,12 @@ class FdOutput extends PlainWritable implements Output {
     }
     if (done) process.nextTick(done);
     return true;
+  }
+
+  settled(): Promise<void> {
+    // After a failure nothing more goes out: there is nothing to wait for.
+    const stream = this.failed ? undefined : this.handedTo;
+    return stream === undefined ? Promise.resolve() : new Promise((resolve) => stream.write(Buffer.alloc(0), () => resolve()));
   }
 
   // Reported after the write returns, as a stream reports it; the event only for the first error.
