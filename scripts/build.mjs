@@ -44,9 +44,10 @@ async function writeCodeCache() {
     await writeFile(join(dir, '.the-loop/collaborators.yaml'), '# who may approve\ncollaborators: []\n');
     await writeFile(join(item, 'execution-log.md'), '---\nphase: needs-review\n---\n# L\n\n## Review cycles\n\n| Round | Type | Outcome |\n|---|---|---|\n| 1 | self | zero |\n');
     // The launcher keeps a cache for each kind of run (decision 174). A check and a Stop hook,
-    // which runs on every agent turn, with a payload on stdin as a harness gives it.
+    // which runs on every agent turn, with a payload on stdin as a harness gives it; and a check
+    // printed as a table, as it prints by default.
     const payload = JSON.stringify({ session_id: 'build', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
-    cacheRun(['check', 'issue-1', '--repo', dir, '--format', 'json'], [['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1']], payload, '');
+    cacheRun(['check', 'issue-1', '--repo', dir, '--format', 'json'], [['hook', 'Stop', '--harness', 'claude', '--repo', dir, '--work-item', 'issue-1'], ['check', 'issue-1', '--repo', dir]], payload, '');
     // Runs over many work items: a report (and a cached reading of the same artifacts), work
     // items as teams write them (the bundled corpus) read in full, so that the inline and block
     // syntax of real prose compiles here rather than in every cold run, and `check --all`.
