@@ -6,7 +6,8 @@
  * The modules define about 500 valibot schema objects, and a run validates few of them (a warm
  * `check` none): built when the bundle loads, they cost every start-up about a millisecond
  * (decision 196). A module builds its schemas together on first use, and exports each as one of
- * these, so that a schema's own parts stay plain objects however often it validates.
+ * these, so that a schema's own parts stay plain objects however often it validates (a module
+ * with one schema builds it in its stand-in).
  */
 export function builtOnFirstUse<T extends object>(build: () => T): T {
   return new Proxy(new Deferred(build), STAND_IN) as unknown as T;

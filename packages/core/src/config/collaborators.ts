@@ -10,18 +10,13 @@ export const COLLABORATORS_FILE = '.the-loop/collaborators.yaml';
 /** The role whose holders may approve an artifact with `the-loop graph approve`. */
 export const APPROVER_ROLE = 'approver';
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
+export const CollaboratorsSchema = builtOnFirstUse(() => {
   const login = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9-_.]*$/, 'must be a login (letters, digits, "-", "_", ".")'));
   const role = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'must be a lower-case role name'));
-
-  const CollaboratorsSchema = v.strictObject({
+  return v.strictObject({
     collaborators: v.array(v.strictObject({ login, roles: v.pipe(v.array(role), v.minLength(1, 'list at least one role')) })),
   });
-  return { CollaboratorsSchema };
 });
-
-export const CollaboratorsSchema = builtOnFirstUse(() => schemas.CollaboratorsSchema);
 
 export interface Collaborator {
   readonly login: string;

@@ -7,14 +7,8 @@ import { fixedRuleHint } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
 import { builtOnFirstUse } from '../built-on-first-use.js';
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
-  // The published schema with `workflow.graph` left to the graph compiler, whose messages name nodes.
-  const CheckedFileSchema = v.strictObject({ ...HarnessConfigFileSchema.entries, workflow: v.optional(WorkflowSchema) });
-  return { CheckedFileSchema };
-});
-
-const CheckedFileSchema = builtOnFirstUse(() => schemas.CheckedFileSchema);
+// The published schema with `workflow.graph` left to the graph compiler, whose messages name nodes.
+const CheckedFileSchema = builtOnFirstUse(() => v.strictObject({ ...HarnessConfigFileSchema.entries, workflow: v.optional(WorkflowSchema) }));
 
 /**
  * Every problem of `.the-loop/harness-config.yaml` outside the graph, at once: unknown keys in

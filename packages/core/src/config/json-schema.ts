@@ -11,8 +11,11 @@ import { VerificationSchema } from '../verification/config.js';
 import { EvidenceRecordSchema } from '../evidence/record.js';
 import { builtOnFirstUse } from '../built-on-first-use.js';
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
+/**
+ * The whole configuration file as the-loop reads it: every section, each key known, so a
+ * misspelt or outdated key is an error with its line rather than a setting silently ignored.
+ */
+export const HarnessConfigFileSchema = builtOnFirstUse(() => {
   // `workflow.graph` either replaces the default graph or extends it.
   const GraphExtensionSchema = v.strictObject({
     extends: v.literal('default'),
@@ -20,8 +23,7 @@ const schemas = builtOnFirstUse(() => {
     nodes: v.optional(v.array(NodeSchema)),
     edges: v.optional(v.array(EdgeSchema)),
   });
-
-  const HarnessConfigFileSchema = v.strictObject({
+  return v.strictObject({
     workflow: v.optional(
       v.strictObject({
         ...WorkflowSchema.entries,
@@ -37,14 +39,7 @@ const schemas = builtOnFirstUse(() => {
     tokenEconomy: v.optional(TokenEconomySchema),
     rules: v.optional(RulesSchema),
   });
-  return { HarnessConfigFileSchema };
 });
-
-/**
- * The whole configuration file as the-loop reads it: every section, each key known, so a
- * misspelt or outdated key is an error with its line rather than a setting silently ignored.
- */
-export const HarnessConfigFileSchema = builtOnFirstUse(() => schemas.HarnessConfigFileSchema);
 
 /**
  * A JSON Schema (draft-07) for `.the-loop/harness-config.yaml`, generated from the same

@@ -15,19 +15,14 @@ export type RuleLevels = Readonly<Partial<Record<RuleId, RuleLevel>>>;
  */
 export const FIXED_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['artifact-unreadable', 'graph-state-invalid', 'internal-error', 'evidence-invalid']);
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
+/** `rules:` — a level for each configurable rule. */
+export const RulesSchema = builtOnFirstUse(() => {
   const level = v.picklist(['error', 'warn', 'off'], 'must be error, warn or off');
-
-  const RulesSchema = v.pipe(
+  return v.pipe(
     v.strictObject(Object.fromEntries(RULE_IDS.filter((id) => !FIXED_RULES.has(id)).map((id) => [id, v.optional(level)])) as Record<Exclude<RuleId, never>, v.OptionalSchema<typeof level, undefined>>),
     v.description('Rule severities, as ESLint spells them: error blocks a gate, warn reports without blocking, off never reports.'),
   );
-  return { RulesSchema };
 });
-
-/** `rules:` — a level for each configurable rule. */
-export const RulesSchema = builtOnFirstUse(() => schemas.RulesSchema);
 
 /** Why an unknown key under `rules:` is wrong, when it is a rule that cannot be configured. */
 export function fixedRuleHint(key: string): string | undefined {

@@ -4,9 +4,9 @@ import { didYouMean } from '../yaml/schema-issues.js';
 import { PRESET_NAMES } from './presets.js';
 import { builtOnFirstUse } from '../built-on-first-use.js';
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
-  const WorkflowSchema = v.strictObject({
+/** `workflow` as the-loop reads it (the graph is compiled on its own, see compile-graph). */
+export const WorkflowSchema = builtOnFirstUse(() =>
+  v.strictObject({
     /** The layout the repository already has: the spec root and graph of that tool (docs/presets.md). */
     preset: v.optional(v.picklist(PRESET_NAMES, (issue) => `must be one of ${PRESET_NAMES.join(', ')}${didYouMean(String(issue.input), PRESET_NAMES)}`)),
     specDir: v.optional(repositoryPath),
@@ -17,9 +17,6 @@ const schemas = builtOnFirstUse(() => {
     timeoutSeconds: v.optional(timeoutSeconds),
     // The phase list of earlier releases; the graph supersedes it and it is ignored.
     phases: v.optional(v.unknown()),
-  });
-  return { WorkflowSchema };
-});
+  }),
+);
 
-/** `workflow` as the-loop reads it (the graph is compiled on its own, see compile-graph). */
-export const WorkflowSchema = builtOnFirstUse(() => schemas.WorkflowSchema);

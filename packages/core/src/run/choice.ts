@@ -19,13 +19,9 @@ export function choiceSchema(choices: readonly string[]): Record<string, unknown
   };
 }
 
-// Built on first use: most runs validate none of these (see builtOnFirstUse).
-const schemas = builtOnFirstUse(() => {
-  const ChoiceAnswerSchema = v.strictObject({ next: v.string(), reason: v.pipe(v.string(), v.maxLength(MAX_REASON)) });
-  return { ChoiceAnswerSchema };
-});
-
-const ChoiceAnswerSchema = builtOnFirstUse(() => schemas.ChoiceAnswerSchema);
+const ChoiceAnswerSchema = builtOnFirstUse(() =>
+  v.strictObject({ next: v.string(), reason: v.pipe(v.string(), v.maxLength(MAX_REASON)) }),
+);
 
 /** A choice as read: a node from the set, or why none can be taken. */
 export type ChoiceReading =
