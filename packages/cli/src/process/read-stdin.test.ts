@@ -8,13 +8,20 @@ import { BIN, graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test
 // The built CLI, as a harness starts it: its stdin a real pipe or file, not a stream in the test.
 const OPEN_ITEM = { '.the-loop/current': 'issue-7\n', 'docs/specs/issue-7/requirements.md': LOCKED, 'docs/specs/issue-7/tasks.md': TASKS_OPEN };
 
-function stopHook(dir: string, stdin: 'pipe' | number, write?: (stdin: NodeJS.WritableStream) => void, node: readonly string[] = []): Promise<{ code: number | null; stdout: string }> {
+function stopHook(
+  dir: string,
+  stdin: 'pipe' | number,
+  write?: (stdin: NodeJS.WritableStream) => void,
+  node: readonly string[] = [],
+  stderr?: (stderr: NodeJS.ReadableStream, stdin: NodeJS.WritableStream) => void,
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...node, BIN, 'hook', 'Stop', '--harness', 'claude', '--repo', dir], { stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    // Read and dropped: a harness gives a hook's stderr a pipe, not a device.
-    child.stderr?.resume();
+    // Read, and dropped unless the test watches it: a harness gives a hook's stderr a pipe, not a device.
+    if (stderr && child.stderr && child.stdin) stderr(child.stderr, child.stdin);
+    else child.stderr?.resume();
     child.on('error', reject);
     child.on('close', (code) => {
       child.stdin?.destroy();
@@ -63,17 +70,35 @@ describe('a hook payload read from a real stdin', () => {
     const text = await payload('claude', 'stop', { cwd: dir });
     const loaded = join(dir, 'loaded.json');
     const preload = join(dir, 'loaded.cjs');
-    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`);
-    const modules = async (write: (stdin: NodeJS.WritableStream) => void) => {
-      const out = await stopHook(dir, 'pipe', write, ['-r', preload]);
+    // The hook says, on its stderr, when it has read what stdin held and found no more yet: the
+    // rest of a split payload is written only then, whatever the machine's load.
+    await writeFile(
+      preload,
+      [
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));`,
+        "const fs = require('node:fs'); const readSync = fs.readSync; let told = false;",
+        "fs.readSync = function (fd, ...rest) { try { return readSync.call(this, fd, ...rest); } catch (error) { if (fd === 0 && error.code === 'EAGAIN' && !told) { told = true; fs.writeSync(2, 'waiting on stdin\\n'); } throw error; } };",
+        '',
+      ].join('\n'),
+    );
+    const modules = async (write: (stdin: NodeJS.WritableStream) => void, stderr?: (stderr: NodeJS.ReadableStream, stdin: NodeJS.WritableStream) => void) => {
+      const out = await stopHook(dir, 'pipe', write, ['-r', preload], stderr);
       expect(JSON.parse(out.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('issue-7') });
       return JSON.parse(await readFile(loaded, 'utf8')) as string[];
     };
     expect(await modules((stdin) => stdin.end(text))).not.toContain('NativeModule net');
-    const split = await modules((stdin) => {
-      stdin.write(text.slice(0, 20));
-      setTimeout(() => stdin.end(text.slice(20)), 50);
-    });
+    let waited = false;
+    const split = await modules(
+      (stdin) => stdin.write(text.slice(0, 20)),
+      (stderr, stdin) => {
+        stderr.on('data', (chunk: Buffer) => {
+          if (waited || !chunk.toString('utf8').includes('waiting on stdin')) return;
+          waited = true;
+          stdin.end(text.slice(20));
+        });
+      },
+    );
+    expect(waited).toBe(true);
     expect(split).toContain('NativeModule net');
   });
 
