@@ -5,6 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test-fixtures/**/*.test.ts', 'scripts/**/*.test.ts'],
+    globalSetup: ['scripts/test-scratch.mjs'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // CLI tests spawn real processes; two cores are all a machine here has.

@@ -20,7 +20,8 @@ if (built.status !== 0) {
   process.exit(built.status ?? 1);
 }
 // A run makes hundreds of temporary folders (repositories, homes, remotes): they all go in one
-// folder of the run's own, removed when it ends, an interrupted run's too.
+// folder of the run's own, removed when it ends, an interrupted run's too (vitest's global setup
+// makes one inside it and removes it at the end of a run, but not of one interrupted).
 const scratch = mkdtempSync(join(tmpdir(), 'the-loop-suite-'));
 process.on('SIGINT', () => {});
 rmSync(results, { force: true });
