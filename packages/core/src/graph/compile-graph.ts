@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { didYouMean, dottedPath, schemaIssues, type IssueAt } from '../yaml/schema-issues.js';
 import { parseYamlSource, type SourceIssue, type YamlSource } from '../yaml/yaml-source.js';
-import { DEFAULT_GRAPH_DATA } from './default-graph.data.js';
+import { defaultGraphData } from './default-graph.data.js';
 import { ESCALATED_NODE } from '../graph-state/graph-state.js';
 import { PREDICATES } from '../rules/predicates.js';
 import { GATE_PREDICATES, GraphSchema, NODE_FIELDS, NodeSchema, type GatePredicateKind, type GraphInput } from './schema.js';
@@ -51,7 +51,7 @@ let defaultGraph: Graph | undefined;
  */
 export function getDefaultGraph(): Graph {
   if (!defaultGraph) {
-    const data = structuredClone(DEFAULT_GRAPH_DATA) as GraphInput;
+    const data = defaultGraphData() as GraphInput;
     // The schema's output lists a node's fields in the schema's order; so does this graph.
     const nodes = data.nodes.map((node) => Object.fromEntries(NODE_FIELDS.filter((key) => Object.hasOwn(node, key)).map((key) => [key, node[key as keyof typeof node]])));
     defaultGraph = buildGraph({ ...data, nodes: nodes as GraphInput['nodes'] });
