@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { lstatSync, promises as fs, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localDir } from '../state/local-state.js';
+import { tempPathBeside } from '../workspace/atomic-write.js';
 import { escapes, readRecordSync } from '../workspace/read-file.js';
 
 /** The bounds of a bucketed store: what it owns in a bucket, a bucket's bytes and an entry's. */
@@ -28,6 +28,9 @@ export interface BucketStore {
   write(bucket: string, name: string, data: Buffer): Promise<void>;
 }
 
+// Entries are written with Node's synchronous calls: a run writes a few small files, and the
+// promise API (its module) and libuv's threads cost it more than the writes themselves.
+
 interface Bucket {
   readonly dir: string;
   readonly entries: { name: string; size: number; at: number }[];
@@ -35,7 +38,7 @@ interface Bucket {
 }
 
 export function bucketStore(root: string, dir: string, bounds: BucketBounds): BucketStore {
-  const buckets = new Map<string, Promise<Bucket>>();
+  const buckets = new Map<string, Bucket>();
   // Whether a bucket folder really lies inside the repository, checked once a process: the store's
   // folder resolved once, then each bucket must be a folder of its own in it, not a link.
   let base: boolean | undefined;
@@ -70,24 +73,23 @@ export function bucketStore(root: string, dir: string, bounds: BucketBounds): Bu
       // Machine-local state: the directory is created ignored by git, once per process.
       ready ??= localDir(root);
       await ready;
-      let opened = buckets.get(bucketName);
-      if (!opened) {
-        opened = openBucket(root, join(dir, bucketName), bounds);
-        buckets.set(bucketName, opened);
+      let bucket = buckets.get(bucketName);
+      if (!bucket) {
+        bucket = openBucket(root, join(dir, bucketName), bounds);
+        buckets.set(bucketName, bucket);
       }
-      const bucket = await opened;
       // Written beside the entry, then renamed over it: a reader sees the old entry or the new one.
-      const temp = join(bucket.dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+      const temp = tempPathBeside(join(bucket.dir, name));
       try {
-        await fs.writeFile(temp, data, { flag: 'wx' });
-        await fs.rename(temp, join(bucket.dir, name));
+        writeFileSync(temp, data, { flag: 'wx' });
+        renameSync(temp, join(bucket.dir, name));
       } catch (error) {
-        await fs.rm(temp, { force: true });
+        rmSync(temp, { force: true });
         throw error;
       }
       bucket.entries.push({ name, size: data.length, at: Date.now() });
       bucket.bytes += data.length;
-      if (bucket.bytes > bounds.bucketBytes) await prune(bucket, bounds);
+      if (bucket.bytes > bounds.bucketBytes) prune(bucket, bounds);
     },
   };
 }
@@ -105,31 +107,34 @@ function insideRepository(root: string, dir: string): boolean {
   }
 }
 
-async function openBucket(root: string, dir: string, bounds: BucketBounds): Promise<Bucket> {
+function openBucket(root: string, dir: string, bounds: BucketBounds): Bucket {
   // Nothing is created through a folder linked out of the repository, not even an empty bucket.
   if (!insideRepository(root, nearestExisting(dir))) throw new Error(`${dir} leads out of the repository`);
-  await fs.mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   // A bucket replaced by a symbolic link (to a directory whose files pruning would remove) is
   // refused, and so is one reached through a linked folder out of the repository.
-  if (!(await fs.lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (!lstatSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
   if (!insideRepository(root, dir)) throw new Error(`${dir} leads out of the repository`);
-  const entries = await Promise.all(
-    (await fs.readdir(dir))
-      .filter((name) => bounds.ownFile.test(name))
-      .map(async (name) => {
-        const info = await fs.lstat(join(dir, name)).catch(() => undefined);
-        return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
-      }),
-  );
+  const entries = readdirSync(dir)
+    .filter((name) => bounds.ownFile.test(name))
+    .map((name) => {
+      let info: Stats | undefined;
+      try {
+        info = lstatSync(join(dir, name));
+      } catch {
+        // Gone since it was listed: it counts for nothing.
+      }
+      return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
+    });
   return { dir, entries, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };
 }
 
 /** Drop the oldest entries (earlier versions' among them) down to three quarters of the bound. */
-async function prune(bucket: Bucket, bounds: BucketBounds): Promise<void> {
+function prune(bucket: Bucket, bounds: BucketBounds): void {
   bucket.entries.sort((a, b) => a.at - b.at);
   while (bucket.bytes > (bounds.bucketBytes * 3) / 4 && bucket.entries.length > 0) {
     const oldest = bucket.entries.shift() as Bucket['entries'][number];
     bucket.bytes -= oldest.size;
-    await fs.rm(join(bucket.dir, oldest.name), { force: true });
+    rmSync(join(bucket.dir, oldest.name), { force: true });
   }
 }

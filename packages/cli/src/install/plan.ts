@@ -15,7 +15,7 @@ export async function applyChanges(changes: readonly Change[]): Promise<void> {
       await mkdir(dirname(change.path), { recursive: true });
       // The mode is set before the rename: git skips a hook that is not executable, so a
       // pre-push briefly replaced by a 0644 file would let a push through unchecked.
-      await writeFileAtomic(change.path, change.text, change.mode);
+      await writeFileAtomic(change.path, change.text, change.mode === undefined ? {} : { mode: change.mode });
       if (change.mode !== undefined) await chmod(change.path, change.mode);
     } else if (change.kind === 'rename') await rename(change.from, change.to);
     else await rm(change.path, { force: true });

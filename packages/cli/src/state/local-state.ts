@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseJson } from '@the-loop/core';
 import * as v from 'valibot';
@@ -37,21 +37,30 @@ export async function withLocalLock<T>(root: string, fn: (dir: string) => Promis
 export async function localDir(root: string, sub?: string): Promise<string> {
   const dir = join(root, LOCAL_DIR);
   // `.the-loop` itself may be a link: state is never written, nor a folder made, outside the repository.
-  const parent = await fs.realpath(dirname(dir)).catch(() => undefined);
-  if (parent !== undefined && escapes(await fs.realpath(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
-  await ownFolder(dir);
+  let parent: string | undefined;
+  try {
+    parent = realpathSync.native(dirname(dir));
+  } catch {
+    parent = undefined;
+  }
+  if (parent !== undefined && escapes(realpathSync.native(root), parent)) throw new Error(`${dirname(LOCAL_DIR)} leads out of the repository; local state is not kept there`);
+  ownFolder(dir);
   // The directory ignores itself, so a repository without the rule in .gitignore never commits it.
-  await fs.writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => {});
+  try {
+    writeFileSync(join(dir, '.gitignore'), '*\n', { flag: 'wx' });
+  } catch {
+    // There already, or not writable: the folder is still used.
+  }
   if (sub === undefined) return dir;
-  await ownFolder(join(dir, sub));
+  ownFolder(join(dir, sub));
   return join(dir, sub);
 }
 
-async function ownFolder(path: string): Promise<void> {
-  const found = await fs.lstat(path).catch(() => undefined);
+function ownFolder(path: string): void {
+  const found = lstatOrNone(path);
   if (found?.isDirectory()) return;
-  if (found !== undefined) await fs.rm(path, { force: true });
-  await fs.mkdir(path, { recursive: true });
+  if (found !== undefined) rmSync(path, { force: true });
+  mkdirSync(path, { recursive: true });
 }
 
 /**
@@ -86,6 +95,16 @@ export async function readStateFile<S extends v.GenericSchema>(
 export async function writeStateFile(dir: string, name: string, value: unknown): Promise<void> {
   const path = join(dir, name);
   // A rename cannot replace a directory; a directory where state belongs is discarded like any bad state.
-  if ((await fs.lstat(path).catch(() => undefined))?.isDirectory()) await fs.rm(path, { recursive: true, force: true });
-  await writeFileAtomic(path, formatJson(value));
+  if (lstatOrNone(path)?.isDirectory()) rmSync(path, { recursive: true, force: true });
+  // Machine-local state is rebuilt when lost: renamed into place whole, but not synced to disk.
+  await writeFileAtomic(path, formatJson(value), { durable: false });
+}
+
+// What is at `path`, or undefined when nothing can be found there.
+function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { closeSync, lstatSync, openSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { readIfPresent, UnreadableFile } from '../workspace/read-file.js';
 import { UsageError } from '../errors.js';
 
@@ -28,12 +28,14 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
   const deadline = Date.now() + timeoutMs;
   const me = `${process.pid} ${hostname()} ${new Date().toISOString()}\n`;
   for (let wait = retryMs; ; wait = Math.min(wait * 2, 200)) {
+    // Synchronous: a lock nobody holds, as almost every one is, is taken without starting
+    // libuv's threads or loading the promise API of the file system.
     try {
-      const handle = await fs.open(lockPath, 'wx', 0o644);
+      const fd = openSync(lockPath, 'wx', 0o644);
       try {
-        await handle.writeFile(me);
+        writeSync(fd, me);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
       break;
     } catch (error) {
@@ -42,13 +44,13 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
     const holder = await readHolder(lockPath);
     if (holder === 'foreign') {
       // the-loop only ever makes a small regular file here; a FIFO, a folder or a link is no lock.
-      await fs.rm(lockPath, { recursive: true, force: true });
+      rmSync(lockPath, { recursive: true, force: true });
       continue;
     }
     if (holder && isStale(holder, staleMs)) {
       // Remove only the lock we judged stale: a fresh holder's file has another mtime.
       const again = await readHolder(lockPath);
-      if (again && again !== 'foreign' && again.mtimeMs === holder.mtimeMs) await fs.rm(lockPath, { force: true });
+      if (again && again !== 'foreign' && again.mtimeMs === holder.mtimeMs) removeLock(lockPath);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -60,7 +62,16 @@ export async function withLock<T>(lockPath: string, label: string, fn: () => Pro
   try {
     return await fn();
   } finally {
-    await fs.rm(lockPath, { force: true });
+    removeLock(lockPath);
+  }
+}
+
+// The lock file, gone whoever removed it (`unlink`: `rm` loads a module of its own for folders).
+function removeLock(lockPath: string): void {
+  try {
+    unlinkSync(lockPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 
@@ -71,8 +82,12 @@ interface Holder {
 }
 
 async function readHolder(lockPath: string): Promise<Holder | 'foreign' | undefined> {
-  const info = await fs.lstat(lockPath).catch(() => undefined);
-  if (info === undefined) return undefined;
+  let info: Stats;
+  try {
+    info = lstatSync(lockPath);
+  } catch {
+    return undefined;
+  }
   if (!info.isFile()) return 'foreign';
   try {
     const text = await readIfPresent(lockPath, { maxBytes: 4096 });
