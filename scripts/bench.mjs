@@ -8,7 +8,7 @@
 //   BENCH_ROUNDS rounds of the interleaved start-up measures (default 11)
 //   BENCH_ITEMS  the large report sizes to run (default 1000,10000,50000)
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,27 @@ try {
   // committed it: the hooks honour the baseline as committed, on every turn.
   const baselined = generateCorpus(join(work, 'baselined'), 1, { bytes: 33_500, ids: ['item-36k'] });
   run({ argv: [bin, 'init', '--repo', baselined] });
+  // The same item where the repository's graph starts at a node it does not pass (its
+  // requirements are a draft): every stop is blocked and recorded, as on most turns of an agent
+  // that is not done. Each stop is in a session of its own, so that the no-progress cap never
+  // lets one through.
+  const blocking = generateCorpus(join(work, 'blocking'), 1, { bytes: 33_500, ids: ['item-36k'] });
+  mkdirSync(join(blocking, '.the-loop'));
+  writeFileSync(
+    join(blocking, '.the-loop/harness-config.yaml'),
+    [
+      'workflow:',
+      '  graph:',
+      '    start: requirements',
+      '    nodes:',
+      '      - {id: requirements, phase: requirements-definition, actor: agent, produces: requirements.md, gate: [{locked: true}]}',
+      '      - {id: implementation, phase: implementation, actor: agent, produces: tasks.md, gate: [{tasksComplete: true}]}',
+      '    edges:',
+      '      - {from: requirements, to: implementation, on: pass}',
+      '',
+    ].join('\n'),
+  );
+  let blockedSessions = 0;
   const gitIn = (dir, ...args) => {
     const done = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
     if (done.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${done.stderr}`);
@@ -80,11 +101,16 @@ try {
     'configured check warm': { argv: [bin, 'check', 'item-36k', '--repo', configured, '--format', 'json'] },
     'configured hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', configured, '--work-item', 'item-36k'], input: hookPayload(configured) },
     'baselined hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', baselined, '--work-item', 'item-36k'], input: hookPayload(baselined) },
+    'blocked hook warm': {
+      argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', blocking, '--work-item', 'item-36k'],
+      input: () => JSON.stringify({ session_id: `blocked-${(blockedSessions += 1)}`, transcript_path: '', cwd: blocking, hook_event_name: 'Stop', stop_hook_active: false }),
+      blocks: true,
+    },
     'report warm': { argv: [bin, 'report', '--repo', real, '--format', 'json'] },
     'report cold': { argv: [bin, 'report', '--repo', real, '--format', 'json', '--no-cache'] },
   };
   // Warm the caches, then interleave.
-  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'baselined hook warm', 'report warm']) run(startup[name]);
+  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'baselined hook warm', 'blocked hook warm', 'report warm']) run(startup[name]);
   say(`${rounds} interleaved rounds of the start-up measures`);
   const samples = Object.fromEntries(Object.keys(startup).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
@@ -112,6 +138,7 @@ try {
   ratioRow('check <id>, same item, repository set up by init, cache warm', 'configured check warm', 1.5);
   ratioRow('Stop hook round trip, same, cache warm', 'configured hook warm', 1.6);
   ratioRow('Stop hook round trip, same, with a committed baseline, cache warm', 'baselined hook warm', 1.6);
+  ratioRow('Stop hook round trip, same, a stop it blocks and records, cache warm', 'blocked hook warm', 1.6);
   ratioRow(`report, 34 items (${kb(itemBytes(real))}), cache warm`, 'report warm', 2.0);
   ratioRow(`report, 34 items, cold (--no-cache)`, 'report cold', 2.0);
 
@@ -228,12 +255,12 @@ function row(label, measured, budget, within, rss) {
 }
 
 /** Run the CLI (or node) once; its wall time, and its peak RSS in KB as the process reports it. */
-function run({ argv, input, env: extra }) {
+function run({ argv, input, env: extra, blocks }) {
   const rssFile = join(work, 'rss.txt');
   const fd = openSync(rssFile, 'w');
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, ['-r', join(root, 'scripts/bench-rss.cjs'), ...argv], {
-    input: input ?? '',
+    input: (typeof input === 'function' ? input() : input) ?? '',
     stdio: ['pipe', 'pipe', 'pipe', fd],
     env: { ...env, ...extra, THE_LOOP_BENCH_RSS_FD: '3' },
     maxBuffer: 1024 * 1024 * 1024,
@@ -241,6 +268,8 @@ function run({ argv, input, env: extra }) {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   closeSync(fd);
   if (result.status === 2 || result.status === null) throw new Error(`benchmark command failed (${result.status ?? result.signal}): ${argv.join(' ')}\n${result.stderr}`);
+  // A row that measures a blocked stop measures nothing if the stop went through.
+  if (blocks && !result.stdout.toString().includes('"decision":"block"')) throw new Error(`benchmark command did not block the stop: ${argv.join(' ')}\n${result.stdout}`);
   // Worker threads load the preload too; every line is the same process's peak, take the largest.
   const rss = Math.max(0, ...readFileSync(rssFile, 'utf8').trim().split('\n').filter(Boolean).map(Number));
   return { ms, rss };
