@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ADAPTERS } from '../harness/adapters.js';
-import { graphConfig, LOCKED, makeRepo, payload, TASKS_OPEN } from '../test-support/cli.js';
+import { BIN, graphConfig, LOCKED, makeRepo, payload, runArgv, TASKS_OPEN } from '../test-support/cli.js';
 import { runInProcess } from '../test-support/in-process.js';
 
 // An open work item the Stop hook must hold, whatever machine-local state it finds.
@@ -75,5 +75,28 @@ describe('local state switches enforcement off', () => {
     const continuing = await runInProcess(['hook', 'Stop', '--harness', 'claude'], { cwd: dir, adapters: BUILT_IN_ADAPTERS, stdin: await payload('claude', 'stop', { cwd: dir, stop_hook_active: true }) });
     expect(JSON.parse(continuing.stdout)).toEqual({});
     await rm(join(dir, '.the-loop/local/.lock'));
+  });
+});
+
+describe('what recording a stop and writing the caches loads (decision 197)', () => {
+  it('a blocked stop is recorded, and a check writes its cache entries, without node:crypto or the promise file API', async () => {
+    const dir = await openItem();
+    const preload = join(dir, 'loaded.cjs');
+    const loaded = join(dir, 'loaded.json');
+    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`);
+    const modules = async () => JSON.parse(await readFile(loaded, 'utf8')) as string[];
+    const stopped = await runArgv([process.execPath, '-r', preload, BIN, 'hook', 'Stop', '--harness', 'claude'], { cwd: dir, input: await payload('claude', 'stop', { cwd: dir }) });
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse(await readFile(join(dir, COUNTERS), 'utf8'))['claude:issue-7']).toMatchObject({ count: 1 });
+    const afterStop = await modules();
+    // The hook's own evaluation wrote the caches' entries too.
+    const checked = await runArgv([process.execPath, '-r', preload, BIN, 'check', 'issue-7', '--repo', dir, '--format', 'json'], { cwd: dir });
+    expect(checked.code).toBe(1);
+    const afterCheck = await modules();
+    for (const list of [afterStop, afterCheck]) {
+      expect(list).not.toContain('NativeModule crypto');
+      expect(list).not.toContain('NativeModule internal/fs/promises');
+    }
+    expect((await lstat(join(dir, '.the-loop/local/cache'))).isDirectory()).toBe(true);
   });
 });
