@@ -1,6 +1,6 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,23 @@ describe("the CLI's own output, written to its descriptors", () => {
     } finally {
       closeSync(nul);
     }
+  });
+
+  it('asks a character device whether it is a terminal without loading the socket modules', async () => {
+    const dir = await makeRepo(ITEM);
+    const loaded = join(dir, 'loaded.json');
+    const preload = join(dir, 'loaded.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`);
+    const nul = openSync('/dev/null', 'w');
+    try {
+      const done = spawnSync(process.execPath, ['-r', preload, BIN, 'check', 'issue-7', '--repo', dir], { stdio: ['ignore', nul, nul], env: plainEnv() });
+      expect(done.status).toBe(1);
+    } finally {
+      closeSync(nul);
+    }
+    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    expect(modules).not.toContain('NativeModule net');
+    expect(modules).not.toContain('NativeModule tty');
   });
 
   it.skipIf(TMUX === undefined)('is coloured on a terminal: the same run in a tmux pane prints its styles', async () => {

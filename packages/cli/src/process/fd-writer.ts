@@ -1,4 +1,5 @@
 import { fstatSync, writeSync } from 'node:fs';
+import { nodeBinding } from './node-binding.js';
 import { callbackOf, PlainWritable, type WriteCallback } from './plain-writable.js';
 
 /** A writable for the process's own output: what a command prints, and whether a terminal shows it. */
@@ -41,8 +42,8 @@ class FdOutput extends PlainWritable implements ProcessOutput {
   }
 
   get isTTY(): boolean {
-    // Only a character device can be a terminal: a pipe or a file never loads the terminal module.
-    return (this.tty ??= isCharacterDevice(this.fd) && process.getBuiltinModule('node:tty').isatty(this.fd));
+    // Only a character device can be a terminal: a pipe or a file is asked nothing more.
+    return (this.tty ??= isCharacterDevice(this.fd) && isTerminal(this.fd));
   }
 
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean {
@@ -83,6 +84,16 @@ class FdOutput extends PlainWritable implements ProcessOutput {
     });
     return false;
   }
+}
+
+/**
+ * Whether a descriptor is a terminal, asked through the binding `node:tty` is built on: the module
+ * loads Node's socket and stream modules, 3 to 4 ms of a run whose output goes to /dev/null, a
+ * character device that is no terminal. Through the module where the binding is not reached.
+ */
+function isTerminal(fd: number): boolean {
+  const isTTY = nodeBinding('tty_wrap', ['20', '22', '24'])?.['isTTY'];
+  return typeof isTTY === 'function' ? (isTTY as (fd: number) => boolean)(fd) === true : process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 function isCharacterDevice(fd: number): boolean {
