@@ -67,6 +67,28 @@ describe('builtOnFirstUse', () => {
     expect('missing' in value).toBe(false);
   });
 
+  it('answers what it was told it has without building, and refuses to stand for an object that disagrees', () => {
+    let builds = 0;
+    const section = builtOnFirstUse(
+      () => {
+        builds += 1;
+        return v.strictObject({ a: v.string() });
+      },
+      { expects: 'Object' },
+    );
+    // Wrapping a schema reads what it expects: a section a file leaves out is never built.
+    const optional = v.optional(section);
+    expect(optional.expects).toBe('(Object | undefined)');
+    expect(v.safeParse(v.strictObject({ section: optional }), {}).success).toBe(true);
+    expect(builds).toBe(0);
+    expect(v.safeParse(v.strictObject({ section: optional }), { section: { a: 1 } }).success).toBe(false);
+    expect(builds).toBe(1);
+    // A stand-in told something the object it stands for does not have.
+    const liar = builtOnFirstUse<{ expects: string; type: string }>(() => v.string(), { expects: 'Object' });
+    expect(liar.expects).toBe('Object');
+    expect(() => liar.type).toThrow('a stand-in said its expects was Object, but what it stands for has string');
+  });
+
   it('validates as the schema it stands for: the same output and the same issues, on any value', () => {
     const plain = makeSchema();
     const standIn = builtOnFirstUse(makeSchema);

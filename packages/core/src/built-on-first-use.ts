@@ -8,9 +8,13 @@
  * (decision 196). A module builds its schemas together on first use, and exports each as one of
  * these, so that a schema's own parts stay plain objects however often it validates (a module
  * with one schema builds it in its stand-in).
+ *
+ * `known` are properties the stand-in answers without building: wrapping a schema in another
+ * (`v.optional(schema)`) reads its `expects`, and a configuration section that a file leaves out
+ * need not be built for that. The built object must agree, or building throws.
  */
-export function builtOnFirstUse<T extends object>(build: () => T): T {
-  return new Proxy(new Deferred(build), STAND_IN) as unknown as T;
+export function builtOnFirstUse<T extends object>(build: () => T, known?: Partial<T>): T {
+  return new Proxy(new Deferred(build, known), STAND_IN) as unknown as T;
 }
 
 // What a stand-in defers to. Its state is private, so the proxy's target has no property of its
@@ -18,23 +22,34 @@ export function builtOnFirstUse<T extends object>(build: () => T): T {
 class Deferred {
   #build: (() => object) | undefined;
   #built: object | undefined;
+  readonly #known: Readonly<Record<PropertyKey, unknown>> | undefined;
 
-  constructor(build: () => object) {
+  constructor(build: () => object, known: object | undefined) {
     this.#build = build;
+    this.#known = known as Readonly<Record<PropertyKey, unknown>> | undefined;
   }
 
   built(): object {
     if (this.#built === undefined) {
-      this.#built = (this.#build as () => object)();
+      const built = (this.#build as () => object)();
+      for (const [key, value] of Object.entries(this.#known ?? {})) {
+        if (!Object.is(Reflect.get(built, key), value)) throw new Error(`a stand-in said its ${key} was ${String(value)}, but what it stands for has ${String(Reflect.get(built, key))}`);
+      }
+      this.#built = built;
       this.#build = undefined;
     }
     return this.#built;
+  }
+
+  get(key: PropertyKey): unknown {
+    const known = this.#known;
+    return this.#built === undefined && known !== undefined && Object.hasOwn(known, key) ? known[key] : Reflect.get(this.built(), key);
   }
 }
 
 // One handler for every stand-in: each makes one object and a proxy, not a set of closures.
 const STAND_IN: ProxyHandler<Deferred> = {
-  get: (deferred, key) => Reflect.get(deferred.built(), key),
+  get: (deferred, key) => deferred.get(key),
   has: (deferred, key) => Reflect.has(deferred.built(), key),
   ownKeys: (deferred) => Reflect.ownKeys(deferred.built()),
   // A property the stand-in itself lacks may only be described as configurable.

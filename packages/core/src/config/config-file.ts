@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import { atSource, schemaIssues } from '../yaml/schema-issues.js';
 import type { SourceIssue, YamlSource } from '../yaml/yaml-source.js';
-import { HarnessConfigFileSchema } from './json-schema.js';
+import { ConfigSectionSchemas } from './json-schema.js';
 import { harnessConfigLegacyHint } from './legacy-keys.js';
 import { fixedRuleHint } from './rule-levels.js';
 import { WorkflowSchema } from './workflow-schema.js';
 import { builtOnFirstUse } from '../built-on-first-use.js';
 
 // The published schema with `workflow.graph` left to the graph compiler, whose messages name nodes.
-const CheckedFileSchema = builtOnFirstUse(() => v.strictObject({ ...HarnessConfigFileSchema.entries, workflow: v.optional(WorkflowSchema) }));
+const CheckedFileSchema = builtOnFirstUse(() => v.strictObject({ workflow: v.optional(WorkflowSchema), ...ConfigSectionSchemas }));
 
 /**
  * Every problem of `.the-loop/harness-config.yaml` outside the graph, at once: unknown keys in

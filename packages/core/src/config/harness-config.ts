@@ -101,9 +101,11 @@ function distinct(issues: readonly SourceIssue[]): SourceIssue[] {
 // a word listed for two outcomes is a problem of its own.
 function gateSettings(source: YamlSource, issues: SourceIssue[]): GateSettings {
   const root = source.value as Record<string, unknown>;
-  const rules = v.safeParse(RulesSchema, root['rules'] ?? {});
-  const reviews = v.safeParse(ReviewSettingsSchema, root['reviews'] ?? {});
-  const given = reviews.success ? reviews.output : {};
+  // A section the file leaves out is its defaults, read without building its schema.
+  const absent = (key: string) => root[key] === undefined || root[key] === null;
+  const rules = absent('rules') ? undefined : v.safeParse(RulesSchema, root['rules']);
+  const reviews = absent('reviews') ? undefined : v.safeParse(ReviewSettingsSchema, root['reviews']);
+  const given = reviews?.success ? reviews.output : {};
   const outcomes = { ...DEFAULT_OUTCOME_WORDS, ...given.outcomes } as Record<ReviewOutcome, readonly string[]>;
   const meaning = new Map<string, ReviewOutcome>();
   for (const outcome of REVIEW_OUTCOMES) {
@@ -117,7 +119,7 @@ function gateSettings(source: YamlSource, issues: SourceIssue[]): GateSettings {
     }
   }
   const sections = given.cyclesSection === undefined ? DEFAULT_REVIEW_CYCLES.sections : typeof given.cyclesSection === 'string' ? [given.cyclesSection] : given.cyclesSection;
-  return { rules: rules.success ? (rules.output as RuleLevels) : {}, reviewCycles: { sections, outcomes } };
+  return { rules: rules?.success ? (rules.output as RuleLevels) : {}, reviewCycles: { sections, outcomes } };
 }
 
 // `workflow.graph` either replaces the graph or, with `extends: default` (the-loop's own) or

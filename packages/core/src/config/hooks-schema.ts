@@ -15,6 +15,7 @@ export const HooksConfigSchema = builtOnFirstUse(() =>
      */
     stopDeadlineSeconds: v.optional(v.pipe(v.number(DEADLINE_MESSAGE), v.finite(DEADLINE_MESSAGE), v.gtValue(0, DEADLINE_MESSAGE), v.maxValue(3600, DEADLINE_MESSAGE)), 30),
   }),
+  { expects: 'Object' },
 );
 
 export type HooksConfig = v.InferOutput<typeof HooksConfigSchema>;

@@ -12,6 +12,22 @@ import { EvidenceRecordSchema } from '../evidence/record.js';
 import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /**
+ * The configuration file's sections but `workflow`, each optional. Made without building any
+ * section's own schema (each stand-in says what it expects), so a run whose file leaves a
+ * section out never builds it.
+ */
+export const ConfigSectionSchemas = builtOnFirstUse(() => ({
+  reviews: v.optional(ReviewsSchema),
+  hooks: v.optional(HooksConfigSchema),
+  github: v.optional(GitHubConfigSchema),
+  notifications: v.optional(NotificationsConfigSchema),
+  verification: v.optional(VerificationSchema),
+  approvals: v.optional(ApprovalsConfigSchema),
+  tokenEconomy: v.optional(TokenEconomySchema),
+  rules: v.optional(RulesSchema),
+}));
+
+/**
  * The whole configuration file as the-loop reads it: every section, each key known, so a
  * misspelt or outdated key is an error with its line rather than a setting silently ignored.
  */
@@ -30,14 +46,7 @@ export const HarnessConfigFileSchema = builtOnFirstUse(() => {
         graph: v.optional(v.union([GraphSchema, GraphExtensionSchema])),
       }),
     ),
-    reviews: v.optional(ReviewsSchema),
-    hooks: v.optional(HooksConfigSchema),
-    github: v.optional(GitHubConfigSchema),
-    notifications: v.optional(NotificationsConfigSchema),
-    verification: v.optional(VerificationSchema),
-    approvals: v.optional(ApprovalsConfigSchema),
-    tokenEconomy: v.optional(TokenEconomySchema),
-    rules: v.optional(RulesSchema),
+    ...ConfigSectionSchemas,
   });
 });
 

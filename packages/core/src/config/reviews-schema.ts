@@ -147,7 +147,7 @@ export const CriticEntrySchema = builtOnFirstUse(() => schemas.CriticEntrySchema
 export const ReviewSettingsSchema = builtOnFirstUse(() => schemas.ReviewSettingsSchema);
 
 /** `reviews` as a whole, for the published JSON Schema. */
-export const ReviewsSchema = builtOnFirstUse(() => schemas.ReviewsSchema);
+export const ReviewsSchema = builtOnFirstUse(() => schemas.ReviewsSchema, { expects: 'Object' });
 
 const describe = <T extends v.GenericSchema>(schema: T, text: string) => v.pipe(schema, v.description(text));
 

@@ -22,7 +22,7 @@ export const RulesSchema = builtOnFirstUse(() => {
     v.strictObject(Object.fromEntries(RULE_IDS.filter((id) => !FIXED_RULES.has(id)).map((id) => [id, v.optional(level)])) as Record<Exclude<RuleId, never>, v.OptionalSchema<typeof level, undefined>>),
     v.description('Rule severities, as ESLint spells them: error blocks a gate, warn reports without blocking, off never reports.'),
   );
-});
+}, { expects: 'Object' });
 
 /** Why an unknown key under `rules:` is wrong, when it is a rule that cannot be configured. */
 export function fixedRuleHint(key: string): string | undefined {

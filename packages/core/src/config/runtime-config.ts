@@ -39,13 +39,13 @@ const schemas = builtOnFirstUse(() => {
 });
 
 /** `github:` — where lifecycle labels are set and, under `approvals.source: github`, pull-request reviews are read. */
-export const GitHubConfigSchema = builtOnFirstUse(() => schemas.GitHubConfigSchema);
+export const GitHubConfigSchema = builtOnFirstUse(() => schemas.GitHubConfigSchema, { expects: 'Object' });
 
 /** `notifications:` — how collaborators are told; either, both or neither. */
-export const NotificationsConfigSchema = builtOnFirstUse(() => schemas.NotificationsConfigSchema);
+export const NotificationsConfigSchema = builtOnFirstUse(() => schemas.NotificationsConfigSchema, { expects: 'Object' });
 
 /** `approvals:` — where an `approved:` predicate's approvals come from (decision 111). */
-export const ApprovalsConfigSchema = builtOnFirstUse(() => schemas.ApprovalsConfigSchema);
+export const ApprovalsConfigSchema = builtOnFirstUse(() => schemas.ApprovalsConfigSchema, { expects: 'Object' });
 
 export type GitHubConfig = v.InferOutput<typeof GitHubConfigSchema>;
 export type ApprovalsConfig = v.InferOutput<typeof ApprovalsConfigSchema>;

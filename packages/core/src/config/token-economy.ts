@@ -27,7 +27,7 @@ const schemas = builtOnFirstUse(() => {
 export const ModelRoutingSchema = builtOnFirstUse(() => schemas.ModelRoutingSchema);
 
 /** `tokenEconomy:` — only `modelRouting` is read; the other keys are advisory levers for people and stay allowed. */
-export const TokenEconomySchema = builtOnFirstUse(() => schemas.TokenEconomySchema);
+export const TokenEconomySchema = builtOnFirstUse(() => schemas.TokenEconomySchema, { expects: 'Object' });
 
 export type ModelRouting = v.InferOutput<typeof ModelRoutingSchema>;
 

@@ -84,10 +84,10 @@ const schemas = builtOnFirstUse(() => {
 });
 
 /** Seconds a process may run: finite and greater than 0 (`.inf` and `.nan` are errors). */
-export const timeoutSeconds = builtOnFirstUse(() => schemas.timeoutSeconds);
+export const timeoutSeconds = builtOnFirstUse(() => schemas.timeoutSeconds, { expects: 'number' });
 
 /** A file inside the repository, relative to its root. */
-export const repositoryPath = builtOnFirstUse(() => schemas.repositoryPath);
+export const repositoryPath = builtOnFirstUse(() => schemas.repositoryPath, { expects: 'string' });
 
 /** Gate predicates, one key per list item (docs/graph.md). Unknown keys are errors. */
 export const GATE_PREDICATES = builtOnFirstUse(() => schemas.GATE_PREDICATES);

@@ -72,7 +72,7 @@ const schemas = builtOnFirstUse(() => {
 export const CheckSchema = builtOnFirstUse(() => schemas.CheckSchema);
 
 /** `verification:` in `.the-loop/harness-config.yaml`. */
-export const VerificationSchema = builtOnFirstUse(() => schemas.VerificationSchema);
+export const VerificationSchema = builtOnFirstUse(() => schemas.VerificationSchema, { expects: 'Object' });
 const relative = (what: string) =>
   v.pipe(
     v.string(),
