@@ -87,9 +87,14 @@ function cachesAllowed(env: NodeJS.ProcessEnv, noCache = false): boolean {
   return !noCache && !ci;
 }
 
-/** `loadRepo`'s options for a run that reads its configuration through the configuration cache, when {@link cachesAllowed}. */
-export function cachedLoad(env: NodeJS.ProcessEnv, noCache = false): LoadOptions {
-  return cachesAllowed(env, noCache) ? { configCache } : {};
+/**
+ * A repository opened with every cache a run may use, when {@link cachesAllowed}: its
+ * configuration read through the configuration cache (`open` is given the options for
+ * `openRepo` or `loadRepo`), then the artifact and result caches attached. One decision for all of
+ * them, so no command uses one cache and not another.
+ */
+export async function openCached(open: (options: LoadOptions) => Promise<Repo>, env: NodeJS.ProcessEnv, noCache = false): Promise<Repo> {
+  return withCache(await open(cachesAllowed(env, noCache) ? { configCache } : {}), env, noCache);
 }
 
 /** The repository's artifact cache, when {@link cachesAllowed}. */

@@ -1,7 +1,7 @@
 import type { Diagnostic, WorkItemResult } from '@the-loop/core';
 import { baselineGrownSince } from '../gate/baseline-growth.js';
 import { failsCheck, touchedWorkItems, type FailOn } from '@the-loop/hooks';
-import { cachedLoad, withCache } from '../cache/artifact-cache.js';
+import { openCached } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { workerEntry } from '../bundle-dir.js';
 import { renderCheck, grownText } from '../format/check-set.js';
@@ -69,7 +69,7 @@ export const command: Command = {
     if (values['changed-from']?.trim() === '') throw new UsageError('--changed-from is empty; it takes a git ref (is the variable that should hold it unset?)');
     // git would read a ref that starts with "-" as one of its own options (--output=FILE writes a file).
     if (values['changed-from']?.startsWith('-')) throw new UsageError(`--changed-from takes a git ref; got "${values['changed-from']}"`);
-    const repo = withCache(await openRepo(env.cwd, values.repo, cachedLoad(env.env, values['no-cache'])), env.env, values['no-cache']);
+    const repo = await openCached((options) => openRepo(env.cwd, values.repo, options), env.env, values['no-cache']);
     const options = { recompute: values.recompute === true, env: env.env, pullRequest: pullRequestOption(values.pr, repo, env) };
 
     if (positionals.length === 1) {

@@ -15,7 +15,7 @@ import { HOOKS_OFF_NOTE, hooksAreOff } from '../harness/hooks-off.js';
 import { readStdin } from '../process/read-stdin.js';
 import { persistEscalation } from '../state/escalation.js';
 import { decideFailedStop, decideStopWithState } from '../state/stop-counters.js';
-import { cachedLoad, withCache } from '../cache/artifact-cache.js';
+import { openCached } from '../cache/artifact-cache.js';
 
 /** The `hook` command's help, naming the harnesses and events it is given. */
 export function harnessHookUsage(adapters: readonly HarnessAdapter[]): string {
@@ -136,7 +136,7 @@ function failedStop(adapter: HarnessAdapter, context: StopContext, env: CommandE
 async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: CommandEnv, context: StopContext, deadline: Deadline, say: (text: string) => void): Promise<StopDecision> {
   const open = async (root: string): Promise<{ repo: Repo; cap: number }> => {
     context.root = root;
-    const repo = withCache(await loadRepo(root, cachedLoad(env.env)), env.env);
+    const repo = await openCached((options) => loadRepo(root, options), env.env);
     const hooksConfig = parseHooksConfig(repo.config.source);
     if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
     context.cap = hooksConfig.config.noProgressCap;
@@ -186,7 +186,8 @@ async function decideStopEvent(adapter: HarnessAdapter, values: Values, env: Com
 
 async function answerEvent(adapter: HarnessAdapter, event: HookEvent, values: Values, env: CommandEnv): Promise<Record<string, unknown>> {
   const payload = await readPayload(adapter, env);
-  const repo = withCache(await loadRepo(await projectRoot(adapter, values, payload, env), cachedLoad(env.env)), env.env);
+  const root = await projectRoot(adapter, values, payload, env);
+  const repo = await openCached((options) => loadRepo(root, options), env.env);
   const hooksConfig = parseHooksConfig(repo.config.source);
   if (!hooksConfig.ok) throw configurationError('the hooks configuration is invalid', hooksConfig.issues);
   if (event.kind === 'edit') return contextReply(adapter, event, await checkEditedFile(repo, payload, env), env);

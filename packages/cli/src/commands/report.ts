@@ -1,4 +1,4 @@
-import { cachedLoad, withCache } from '../cache/artifact-cache.js';
+import { openCached } from '../cache/artifact-cache.js';
 import { UsageError } from '../errors.js';
 import { colorEnabled } from '../format/colors.js';
 import { workerEntry } from '../bundle-dir.js';
@@ -29,7 +29,7 @@ export const command: Command = {
     );
     if (positionals.length > 0) throw new UsageError(`report takes no positional arguments\n${USAGE}`);
     const format = oneOf(values.format, REPORT_FORMATS, 'table', '--format');
-    const repo = withCache(await openRepo(env.cwd, values.repo, cachedLoad(env.env, values['no-cache'])), env.env, values['no-cache']);
+    const repo = await openCached((options) => openRepo(env.cwd, values.repo, options), env.env, values['no-cache']);
     const ids = await specRootWorkItems(repo, env.stderr, values['allow-empty'] === true);
     const run = async (spool: string | undefined): Promise<number> => {
       const style: ReportStyle = { format, color: format === 'table' && colorEnabled(env.stdout, env.env) };
