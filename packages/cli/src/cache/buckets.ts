@@ -1,8 +1,8 @@
-import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { localDir } from '../state/local-state.js';
 import { tempPathBeside } from '../workspace/atomic-write.js';
-import { escapes, readRecordSync } from '../workspace/read-file.js';
+import { escapes, lstatOrNone, readRecordSync } from '../workspace/read-file.js';
 
 /** The bounds of a bucketed store: what it owns in a bucket, a bucket's bytes and an entry's. */
 export interface BucketBounds {
@@ -118,12 +118,8 @@ function openBucket(root: string, dir: string, bounds: BucketBounds): Bucket {
   const entries = readdirSync(dir)
     .filter((name) => bounds.ownFile.test(name))
     .map((name) => {
-      let info: Stats | undefined;
-      try {
-        info = lstatSync(join(dir, name));
-      } catch {
-        // Gone since it was listed: it counts for nothing.
-      }
+      // Gone since it was listed: it counts for nothing.
+      const info = lstatOrNone(join(dir, name));
       return { name, size: info?.size ?? 0, at: info?.mtimeMs ?? 0 };
     });
   return { dir, entries, bytes: entries.reduce((sum, entry) => sum + entry.size, 0) };

@@ -1,10 +1,10 @@
-import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseJson } from '@the-loop/core';
 import * as v from 'valibot';
 import { formatJson } from '../format/json.js';
 import { READ_LIMITS } from '../limits.js';
-import { escapes, readIfPresent } from '../workspace/read-file.js';
+import { escapes, lstatOrNone, readIfPresent } from '../workspace/read-file.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { withLock } from './lock.js';
 
@@ -98,13 +98,4 @@ export async function writeStateFile(dir: string, name: string, value: unknown):
   if (lstatOrNone(path)?.isDirectory()) rmSync(path, { recursive: true, force: true });
   // Machine-local state is rebuilt when lost: renamed into place whole, but not synced to disk.
   await writeFileAtomic(path, formatJson(value), { durable: false });
-}
-
-// What is at `path`, or undefined when nothing can be found there.
-function lstatOrNone(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,5 @@
-import { closeSync, lstatSync, openSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { readIfPresent, UnreadableFile } from '../workspace/read-file.js';
+import { closeSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { lstatOrNone, readIfPresent, UnreadableFile } from '../workspace/read-file.js';
 import { UsageError } from '../errors.js';
 
 // Loaded on first use: a run that takes no lock does not load the module.
@@ -82,12 +82,8 @@ interface Holder {
 }
 
 async function readHolder(lockPath: string): Promise<Holder | 'foreign' | undefined> {
-  let info: Stats;
-  try {
-    info = lstatSync(lockPath);
-  } catch {
-    return undefined;
-  }
+  const info = lstatOrNone(lockPath);
+  if (info === undefined) return undefined;
   if (!info.isFile()) return 'foreign';
   try {
     const text = await readIfPresent(lockPath, { maxBytes: 4096 });

@@ -313,3 +313,12 @@ function tooLarge(size: number, cap: number, how: 'is' | 'over' = 'is'): string 
   const mb = (n: number) => `${(n / MiB).toFixed(n % MiB === 0 ? 0 : 1)} MB`;
   return `${how === 'is' ? `it is ${mb(size)}` : `it holds more than ${mb(cap)}`}; files over ${mb(cap)} are refused`;
 }
+
+/** What is at `path` (a link itself, not what it points to), or undefined when nothing can be found there. */
+export function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
