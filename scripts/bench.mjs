@@ -74,6 +74,12 @@ try {
       '',
     ].join('\n'),
   );
+  // The same item again, one of its artifacts edited before each stop, as an agent's turn leaves
+  // it: the hook parses that file and reads the others' facts from the cache (decision 198).
+  const edited = generateCorpus(join(work, 'edited'), 1, { bytes: 33_500, ids: ['item-36k'] });
+  const editedFile = join(edited, 'docs/specs/item-36k/design.md');
+  const editedText = readFileSync(editedFile, 'utf8');
+  let edits = 0;
   let blockedSessions = 0;
   const gitIn = (dir, ...args) => {
     const done = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
@@ -98,6 +104,11 @@ try {
     'hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one) },
     // A hook has no --no-cache; in CI (`CI` set) it reads no cache.
     'hook cold': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', one, '--work-item', 'item-36k'], input: hookPayload(one), env: { CI: 'true' } },
+    'hook edited': {
+      argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', edited, '--work-item', 'item-36k'],
+      input: hookPayload(edited),
+      before: () => writeFileSync(editedFile, `${editedText}\nRevised in edit ${(edits += 1)}.\n`),
+    },
     'configured check warm': { argv: [bin, 'check', 'item-36k', '--repo', configured, '--format', 'json'] },
     'configured hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', configured, '--work-item', 'item-36k'], input: hookPayload(configured) },
     'baselined hook warm': { argv: [bin, 'hook', 'Stop', '--harness', 'claude', '--repo', baselined, '--work-item', 'item-36k'], input: hookPayload(baselined) },
@@ -110,7 +121,7 @@ try {
     'report cold': { argv: [bin, 'report', '--repo', real, '--format', 'json', '--no-cache'] },
   };
   // Warm the caches, then interleave.
-  for (const name of ['check warm', 'hook warm', 'configured check warm', 'configured hook warm', 'baselined hook warm', 'blocked hook warm', 'report warm']) run(startup[name]);
+  for (const name of ['check warm', 'hook warm', 'hook edited', 'configured check warm', 'configured hook warm', 'baselined hook warm', 'blocked hook warm', 'report warm']) run(startup[name]);
   say(`${rounds} interleaved rounds of the start-up measures`);
   const samples = Object.fromEntries(Object.keys(startup).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
@@ -135,6 +146,7 @@ try {
   ratioRow(`check <id>, same item, cold (--no-cache)`, 'check cold', 1.5);
   ratioRow('Stop hook round trip, same item, cache warm', 'hook warm', 1.6);
   ratioRow('Stop hook round trip, same item, cold (no cache)', 'hook cold', 1.6);
+  ratioRow('Stop hook round trip, same item, one artifact edited since the last stop', 'hook edited', 1.6);
   ratioRow('check <id>, same item, repository set up by init, cache warm', 'configured check warm', 1.5);
   ratioRow('Stop hook round trip, same, cache warm', 'configured hook warm', 1.6);
   ratioRow('Stop hook round trip, same, with a committed baseline, cache warm', 'baselined hook warm', 1.6);
@@ -255,7 +267,9 @@ function row(label, measured, budget, within, rss) {
 }
 
 /** Run the CLI (or node) once; its wall time, and its peak RSS in KB as the process reports it. */
-function run({ argv, input, env: extra, blocks }) {
+function run({ argv, input, env: extra, blocks, before }) {
+  // Untimed: what the run finds changed since the last (an artifact edited).
+  before?.();
   const rssFile = join(work, 'rss.txt');
   const fd = openSync(rssFile, 'w');
   const start = process.hrtime.bigint();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { artifactFromFacts, extractFacts, FACTS_JSON_FORMAT, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
 import { describe, expect, it } from 'vitest';
 import { copyRetrofit, runCli, tempDir } from '../test-support/cli.js';
+import type { ArtifactCache } from '../workspace/repo.js';
 import { artifactCache, CACHE_DIR, entryName } from './artifact-cache.js';
 
 
@@ -17,11 +18,19 @@ function entryText(digest: string, facts: ArtifactFacts, header: Record<string, 
   return [JSON.stringify({ ...header, digest, facts: JSON.parse(head as string) as unknown }), ...parts].join('\n');
 }
 
+/** The facts a cache gives for `text`, kept once every part of them is read, as after gates that read them all. */
+async function readAndKeep(cache: ArtifactCache, digest: string, text: string): Promise<ArtifactFacts> {
+  const facts = await cache.facts(digest, text);
+  JSON.stringify(facts);
+  await cache.keep([facts]);
+  return facts;
+}
+
 /** A fresh cache holding the facts of `text`, and where its entry is. */
 async function cachedOnce(text: string) {
   const root = await tempDir('cache');
   const digest = digestOf(text);
-  await artifactCache(root).facts(digest, text);
+  await readAndKeep(artifactCache(root), digest, text);
   return { root, text, digest, expected: extractFacts(text), path: entryPath(root, digest) };
 }
 
@@ -36,7 +45,7 @@ describe('the artifact cache', () => {
     const root = await tempDir('cache');
     const text = '---\nstatus: draft\n---\n# Tasks\n\n- [ ] one\n- [x] two\n';
     const digest = digestOf(text);
-    expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(extractFacts(text));
     expect(await entries(root)).toEqual([`${digest.slice(0, 2)}/${entryName(digest)}`]);
     // Facts stored under that digest are what a later run gets, without parsing.
     const other = extractFacts('# Tasks\n\n- [x] everything\n');
@@ -63,9 +72,32 @@ describe('the artifact cache', () => {
     ];
     for (const bytes of corrupt) {
       await writeFile(path, bytes);
-      expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+      expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
       expect(await readFile(path, 'utf8')).toBe(good);
     }
+  });
+
+  it('writes parsed facts only when they are kept, with the parts read by then', async () => {
+    const root = await tempDir('cache');
+    const cache = artifactCache(root);
+    const text = '# Tasks\n\n- [ ] one\n- [x] two\n\n## Notes\n\n- a note\n';
+    const digest = digestOf(text);
+    const facts = await cache.facts(digest, text);
+    expect(await entries(root)).toEqual([]);
+    expect(facts.tasks.map((task) => task.text)).toEqual(['one', 'two']);
+    await cache.keep([facts]);
+    // The head, then the statements (not read), the tasks (read) and each section's items (not read).
+    const lines = (await readFile(entryPath(root, digest), 'utf8')).split('\n');
+    expect(lines.slice(1)).toEqual(['null', JSON.stringify(facts.tasks), 'null', 'null']);
+    // A later run reads the kept part from the entry and the others from the bytes, the same facts.
+    const again = await artifactCache(root).facts(digest, text);
+    expect(again).toEqual(extractFacts(text));
+    // Each parsed document is kept once, and facts read from an entry are never written back.
+    await writeFile(entryPath(root, digest), entryText(digest, extractFacts('# Tasks\n\n- [x] other\n')));
+    const before = await readFile(entryPath(root, digest), 'utf8');
+    await cache.keep([facts, again]);
+    await artifactCache(root).keep([again]);
+    expect(await readFile(entryPath(root, digest), 'utf8')).toBe(before);
   });
 
   it('takes a part it reads on first use from the bytes when that part of the entry is corrupt', async () => {
@@ -132,7 +164,7 @@ describe('the artifact cache', () => {
       const text = `# T\n\n${Array.from({ length: 400 }, () => `- [ ] ${createHash('sha256').update(`${i}-${Math.random()}`).digest('base64')}`).join('\n')}\n`;
       const digest = `ab${digestOf(text).slice(2)}`;
       digests.push(digest);
-      await cache.facts(digest, text);
+      await readAndKeep(cache, digest, text);
     }
     const bucket = join(root, CACHE_DIR, 'ab');
     const names = await readdir(bucket);
@@ -160,6 +192,16 @@ describe('reports with and without the cache', () => {
     // One entry per distinct artifact of the 34 work items, and git never sees them.
     expect((await entries(root)).length).toBeGreaterThan(100);
     expect(await readFile(join(root, '.the-loop/local/.gitignore'), 'utf8')).toBe('*\n');
+    // One artifact edited: its item is evaluated again, its other artifacts' facts read from the
+    // entries the first run kept, each with the parts its gates had read (decision 198).
+    const design = join(root, 'docs/specs/issue-12/design.md');
+    await writeFile(design, `${await readFile(design, 'utf8')}\n## Added later\n\n- a new point\n`);
+    for (const args of [['report', '--format', 'json'], ['check', 'issue-12', '--format', 'json']]) {
+      const fresh = await runCli([...args, '--repo', root, '--no-cache'], { cwd: root });
+      const edited = await runCli([...args, '--repo', root], { cwd: root });
+      expect(fresh.stderr).toBe('');
+      expect([edited.code, edited.stdout]).toEqual([fresh.code, fresh.stdout]);
+    }
   });
 
   it('is not used with --no-cache, nor in CI', async () => {

@@ -25,20 +25,34 @@ const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64
  * entry that cannot be read, is corrupt, or was written for other bytes or another parser is
  * ignored and written again. The cache never changes a result, only how fast it comes; any
  * failure to read or write it just means parsing.
+ *
+ * Facts parsed for want of an entry are written when {@link ArtifactCache.keep} is given them,
+ * after the gates: a document's parts are read on first use, and writing every part at once read
+ * the parts no gate asks for (decision 198). A part not written is read from the bytes by a later
+ * run that asks for it.
  */
 export function artifactCache(root: string): ArtifactCache {
   const store = bucketStore(root, join(root, CACHE_DIR), { ownFile: OWN_FILE, bucketBytes: BUCKET_BYTES, entryBytes: ENTRY_BYTES });
+  // The digest of each parsed document's bytes, until its facts are kept. Weak: facts a run never
+  // keeps (a command that reads and does not evaluate) hold nothing alive.
+  const parsed = new WeakMap<ArtifactFacts, string>();
   return {
     async facts(digest, text) {
-      const name = entryName(digest);
-      const bucket = digest.slice(0, 2);
-      const bytes = store.read(bucket, name);
+      const bytes = store.read(digest.slice(0, 2), entryName(digest));
       const cached = bytes ? readEntry(bytes, digest, () => extractFacts(text)) : undefined;
       if (cached) return cached;
       const facts = extractFacts(text);
-      const json = factsToJson(facts);
-      if (json !== undefined) await store.write(bucket, name, Buffer.from(entryOf(digest, json), 'utf8')).catch(() => undefined);
+      parsed.set(facts, digest);
       return facts;
+    },
+    async keep(facts) {
+      for (const one of facts) {
+        const digest = parsed.get(one);
+        if (digest === undefined) continue;
+        parsed.delete(one);
+        const json = factsToJson(one, { onlyRead: true });
+        if (json !== undefined) await store.write(digest.slice(0, 2), entryName(digest), Buffer.from(entryOf(digest, json), 'utf8')).catch(() => undefined);
+      }
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   markBaselined,
   planFromFiles,
   toReportInput,
+  type ArtifactFacts,
   type BaselineEntry,
   type Diagnostic,
   type GateOutcome,
@@ -79,7 +80,9 @@ async function evaluated(repo: Repo, id: string, options: EvaluateOptions): Prom
   const results = repo.results;
   if (!results || loadRuntimeConfig(repo).approvals.source !== 'local') {
     const input = await gatherInput(repo, id, options);
-    return { result: evaluateWorkItem(repo.config.graph, input, repo.config.gate), fingerprintOf: fingerprints(input, sha256) };
+    const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+    await keepFacts(repo, input);
+    return { result, fingerprintOf: fingerprints(input, sha256) };
   }
   const read = await readInput(repo, id, options, true);
   const key = results.resultKey(repo, read);
@@ -91,6 +94,7 @@ async function evaluated(repo: Repo, id: string, options: EvaluateOptions): Prom
   }
   const input = await withFacts(read);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  await keepFacts(repo, input);
   const fingerprintOf = fingerprints(input, sha256);
   if (key !== undefined) await results.writeResult(key, { result, lineDigests: result.findings.map((finding) => fingerprintOf(finding).lineDigest) });
   return { result, fingerprintOf };
@@ -112,6 +116,7 @@ export async function reportItemFromDisk(repo: Repo, id: string): Promise<Report
   if (kept) return kept;
   const input = await withFacts(read);
   const result = evaluateWorkItem(repo.config.graph, input, repo.config.gate);
+  await keepFacts(repo, input);
   const item = toReportInput(accepted ? applyBaseline(result, input, accepted, sha256) : result);
   if (key !== undefined) await results.write(key, item);
   return item;
@@ -120,7 +125,20 @@ export async function reportItemFromDisk(repo: Repo, id: string): Promise<Report
 /** A work item's findings as baseline entries, ignoring any baseline there is. */
 export async function baselineEntriesFromDisk(repo: Repo, id: string): Promise<BaselineEntry[]> {
   const input = await gatherInput(repo, id, {});
-  return baselineEntries(evaluateWorkItem(repo.config.graph, input, repo.config.gate), input, sha256);
+  const entries = baselineEntries(evaluateWorkItem(repo.config.graph, input, repo.config.gate), input, sha256);
+  await keepFacts(repo, input);
+  return entries;
+}
+
+/**
+ * Keep in the artifact cache the facts of the item's files it had to parse, now that the gates
+ * have read what they read of them (decision 198).
+ */
+async function keepFacts(repo: Repo, input: WorkItemInput): Promise<void> {
+  if (!repo.cache) return;
+  const facts: ArtifactFacts[] = [];
+  for (const source of input.files.values()) if ('facts' in source && source.facts) facts.push(source.facts);
+  await repo.cache.keep(facts);
 }
 
 /** Everything the gate reads about a work item, from disk, with the approvals its walk asks for. */

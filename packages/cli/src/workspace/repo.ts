@@ -8,6 +8,12 @@ import { readRepositoryFile } from './read-file.js';
 /** Facts for an artifact's bytes: read from a cache when they were read before, else parsed. */
 export interface ArtifactCache {
   facts(digest: string, text: string): Promise<ArtifactFacts>;
+  /**
+   * Keep those of `facts` that this cache parsed (no entry held them), once the gates have read
+   * them: only the parts read are written, and each is kept once. Facts never given here are
+   * simply not kept.
+   */
+  keep(facts: Iterable<ArtifactFacts>): Promise<void>;
 }
 
 /**

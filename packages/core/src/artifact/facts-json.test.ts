@@ -141,6 +141,44 @@ describe('facts as JSON', () => {
     );
   });
 
+  it('keeps only the parts read so far when asked, and reads the others from the bytes when they are first asked for', () => {
+    fc.assert(
+      fc.property(markdownish, fc.boolean(), fc.boolean(), fc.array(fc.boolean(), { maxLength: 8 }), (text, statements, tasks, items) => {
+        const facts = extractFacts(text);
+        const readItems = (section: { items: unknown }, n: number): boolean => items[n] === true && section.items !== undefined;
+        if (statements) expect(facts.statements).toBeDefined();
+        if (tasks) expect(facts.tasks).toBeDefined();
+        facts.sections.forEach(readItems);
+        const lines = factsToJson(facts, { onlyRead: true }) as string[];
+        expect(lines).toHaveLength(3 + facts.sections.length);
+        let reparsed = 0;
+        const read = factsFromJson(stored(lines), () => {
+          reparsed += 1;
+          return extractFacts(text);
+        }) as ArtifactFacts;
+        // What was read before the facts were written is read back without the bytes.
+        if (statements) expect(read.statements).toEqual(facts.statements);
+        if (tasks) expect(read.tasks).toEqual(facts.tasks);
+        read.sections.forEach((section, n) => items[n] === true && expect(section.items).toEqual(facts.sections[n]?.items));
+        expect(reparsed).toBe(0);
+        // And every other part from them, the same as ever.
+        expect(read).toEqual(facts);
+        expect(reparsed).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes a simple document\'s parts that were not read yet as null, and every part otherwise', () => {
+    const text = '# T\n\n- [ ] a\n- [x] b\n\n## U\n\n- one\n';
+    const facts = extractFacts(text);
+    expect(facts.sections[1]?.items).toHaveLength(1);
+    expect((factsToJson(facts, { onlyRead: true }) as string[]).slice(1)).toEqual(['null', 'null', 'null', JSON.stringify(facts.sections[1]?.items)]);
+    const whole = factsToJson(extractFacts(text)) as string[];
+    expect(whole.slice(1).includes('null')).toBe(false);
+    expect(factsFromJson(stored(whole), noReparse)).toEqual(facts);
+  });
+
   it('parses and checks a part only when it is first read', () => {
     const text = '# T\n\n- [ ] a\n- [x] b\n\n## U\n\nSome text.\n';
     const facts = extractFacts(text);

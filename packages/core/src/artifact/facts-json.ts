@@ -1,11 +1,12 @@
 import { RULE_IDS } from '../diagnostic.js';
+import { partWasRead } from './simple-facts.js';
 import type { ArtifactFacts, Section } from './types.js';
 
 /**
  * The version of the JSON facts are written as. Bumped whenever the same facts would be written
  * differently, so that entries of an older form are read afresh rather than misread.
  */
-export const FACTS_JSON_FORMAT = 3;
+export const FACTS_JSON_FORMAT = 4;
 
 // Facts as JSON are lines, each a JSON text of its own. The first holds what every run reads:
 // the line count, front-matter, the sections' headings, tables and diagnostics. The others hold
@@ -184,19 +185,39 @@ function isHead(value: unknown): boolean {
   );
 }
 
+/** What {@link factsToJson} writes of the parts after the head. */
+export interface FactsJsonOptions {
+  /**
+   * Only the parts read so far (see `partWasRead`); each other is written as `null`, which
+   * reading the facts back reads from the bytes when it is first asked for. A run that keeps the
+   * facts of a file it has just read, once its gates are done, so spends nothing on parts no gate
+   * of it read (decision 198).
+   */
+  readonly onlyRead?: boolean;
+}
+
 /**
  * Facts as JSON lines (none holding a line break): the head, then the statements, the tasks
  * and each section's items. Undefined when JSON would not give the facts back unchanged
  * (front-matter holding a number JSON cannot write, such as YAML's `.inf`): such facts are
  * not stored.
  */
-export function factsToJson(facts: ArtifactFacts): string[] | undefined {
+export function factsToJson(facts: ArtifactFacts, { onlyRead = false }: FactsJsonOptions = {}): string[] | undefined {
   if (facts.frontMatter !== undefined && !survivesJson(facts.frontMatter.data)) return undefined;
-  const { lineCount, empty, frontMatter, sections, tasks, tables, statements, diagnostics } = facts;
+  const { lineCount, empty, frontMatter, sections, tables, diagnostics } = facts;
   const headings = sections.map(({ title, depth, position, empty: blank }) => ({ title, depth, position, empty: blank }));
   const head = JSON.stringify({ lineCount, empty, frontMatter, sections: headings, tables, diagnostics });
-  return [head, JSON.stringify(statements), JSON.stringify(tasks), ...sections.map((section) => JSON.stringify(section.items))];
+  const written = (part: 'statements' | 'tasks' | Section, value: () => unknown): string => (onlyRead && !partWasRead(facts, part) ? NOT_KEPT : JSON.stringify(value()));
+  return [
+    head,
+    written('statements', () => facts.statements),
+    written('tasks', () => facts.tasks),
+    ...sections.map((section) => written(section, () => section.items)),
+  ];
 }
+
+// A part written without its value: it had not been read when the facts were kept.
+const NOT_KEPT = 'null';
 
 /** Facts as read from storage: the head parsed, the other lines to be read on first use. */
 export interface StoredFacts {
@@ -210,8 +231,9 @@ export interface StoredFacts {
 /**
  * Facts read back from storage, or undefined when the head is not facts of this shape or the
  * lines are not as many as its sections need. Each other line is parsed and checked when its
- * part is first read; one that is not JSON of its shape is never used: the facts are extracted
- * again from the bytes (`reparse`) and the part is taken from them.
+ * part is first read; one written without its value (`null`), or that is not JSON of its shape,
+ * is never used: the facts are extracted again from the bytes (`reparse`) and the part is taken
+ * from them.
  */
 export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts): ArtifactFacts | undefined {
   if (!isHead(stored.head)) return undefined;
@@ -251,7 +273,7 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
   };
 }
 
-/** A part of stored facts, parsed and checked when first asked for: `otherwise` when it is not a list of `item`. */
+/** A part of stored facts, parsed and checked when first asked for: `otherwise` when it is not a list of `item` (or was not kept, `null`). */
 function onFirstUse<T>(stored: StoredFacts, index: number, item: (value: unknown) => boolean, otherwise: () => readonly T[]): () => readonly T[] {
   let value: readonly T[] | undefined;
   return () => {

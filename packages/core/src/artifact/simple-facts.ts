@@ -170,6 +170,11 @@ class SimpleFacts implements ArtifactFacts {
     statements: { enumerable: true, get: function (this: SimpleFacts) { return (this.#statements ??= statementsOf(this.#records)); } },
   };
 
+  /** Whether the statements or the tasks have been read from the blocks yet. */
+  static wasRead(facts: SimpleFacts, part: 'statements' | 'tasks'): boolean {
+    return (part === 'statements' ? facts.#statements : facts.#tasks) !== undefined;
+  }
+
   constructor(lineCount: number, empty: boolean, frontMatter: FrontMatter | undefined, records: readonly BlockRecord[], diagnostics: readonly Diagnostic[]) {
     this.#records = records;
     const self = this as { -readonly [K in keyof ArtifactFacts]: ArtifactFacts[K] };
@@ -183,6 +188,16 @@ class SimpleFacts implements ArtifactFacts {
     Object.defineProperty(this, 'statements', kinds.statements);
     self.diagnostics = diagnostics;
   }
+}
+
+/**
+ * Whether a part of the facts has been read: `statements`, `tasks`, or the items of one of their
+ * sections. A simple document's parts are read when first asked for; facts of any other kind are
+ * read whole, and every part of them has been.
+ */
+export function partWasRead(facts: ArtifactFacts, part: 'statements' | 'tasks' | Section): boolean {
+  if (typeof part === 'object') return !(part instanceof SimpleSection) || SimpleSection.itemsWereRead(part);
+  return !(facts instanceof SimpleFacts) || SimpleFacts.wasRead(facts, part);
 }
 
 /** A paragraph's or heading's inline content as the tree holds it: an item's first paragraph without its task check. */
@@ -265,6 +280,11 @@ class SimpleSection implements Section {
     self.position = position;
     self.empty = true;
     Object.defineProperty(this, 'items', SimpleSection.#itemsOnFirstUse);
+  }
+
+  /** Whether the section's items have been read from the blocks yet. */
+  static itemsWereRead(section: SimpleSection): boolean {
+    return section.#items !== undefined;
   }
 
   /** An item of a list at the root in the section, under the subsection `under` if any. */
