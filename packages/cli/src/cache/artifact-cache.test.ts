@@ -121,19 +121,19 @@ describe('the artifact cache', () => {
     // A FIFO would block a plain read for ever.
     await rm(path);
     expect(spawnSync('mkfifo', [path]).status).toBe(0);
-    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
     // A link to facts elsewhere is not followed.
     const elsewhere = join(root, 'forged.json');
     await writeFile(elsewhere, JSON.stringify({ parser: PARSER_VERSION, format: FACTS_JSON_FORMAT, digest, facts: extractFacts('# Tasks\n\n- [x] all\n') }));
     await rm(path);
     await symlink(elsewhere, path);
-    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
     // A bucket replaced by a link to another directory: nothing there is written or removed.
     const victim = await tempDir('cache');
     await writeFile(join(victim, 'keep.txt'), 'x'.repeat(2 * 1024 * 1024));
     await rm(join(root, CACHE_DIR, digest.slice(0, 2)), { recursive: true });
     await symlink(victim, join(root, CACHE_DIR, digest.slice(0, 2)));
-    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
     expect(await readdir(victim)).toEqual(['keep.txt']);
   });
 
@@ -142,7 +142,7 @@ describe('the artifact cache', () => {
     // Over the 512 KB an entry may take, holding facts that would pass the gate: not read, discarded.
     const passing = entryText(digest, extractFacts('# Tasks\n\n- [x] all\n'));
     await writeFile(path, `${passing}${' '.repeat(600 * 1024)}`);
-    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
     // The folder above the buckets linked to another directory: its entries are not believed and nothing is written there.
     const elsewhere = await tempDir('cache');
     const forged = join(elsewhere, digest.slice(0, 2));
@@ -151,7 +151,7 @@ describe('the artifact cache', () => {
     const before = await readFile(join(forged, entryName(digest)));
     await rm(join(root, CACHE_DIR), { recursive: true });
     await symlink(elsewhere, join(root, CACHE_DIR));
-    expect(await artifactCache(root).facts(digest, text)).toEqual(expected);
+    expect(await readAndKeep(artifactCache(root), digest, text)).toEqual(expected);
     expect(await readFile(join(forged, entryName(digest)))).toEqual(before);
   });
 
