@@ -2,7 +2,7 @@ export { RULE_IDS, diagnostic, compareDiagnostics, compareIds, compareText, form
 export type { Diagnostic, DiagnosticInput, Position, RuleId, Severity } from './diagnostic.js';
 
 export { PARSER_VERSION, artifactFromFacts, extractFacts, parseArtifact } from './artifact/parse-artifact.js';
-export { FACTS_JSON_FORMAT, factsFromJson, factsToJson, type FactsJsonOptions, type StoredFacts } from './artifact/facts-json.js';
+export { FACTS_JSON_FORMAT, factsFromJson, factsToJson, partsReadFromBytes, type FactsJsonOptions, type StoredFacts } from './artifact/facts-json.js';
 export { findSection, normalizeTitle } from './artifact/find-section.js';
 export type { Artifact, ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, TableRow, Task } from './artifact/types.js';
 

@@ -89,15 +89,23 @@ describe('the artifact cache', () => {
     // The head, then the statements (not read), the tasks (read) and each section's items (not read).
     const lines = (await readFile(entryPath(root, digest), 'utf8')).split('\n');
     expect(lines.slice(1)).toEqual(['null', JSON.stringify(facts.tasks), 'null', 'null']);
-    // A later run reads the kept part from the entry and the others from the bytes, the same facts.
-    const again = await artifactCache(root).facts(digest, text);
-    expect(again).toEqual(extractFacts(text));
-    // Each parsed document is kept once, and facts read from an entry are never written back.
-    await writeFile(entryPath(root, digest), entryText(digest, extractFacts('# Tasks\n\n- [x] other\n')));
-    const before = await readFile(entryPath(root, digest), 'utf8');
-    await cache.keep([facts, again]);
-    await artifactCache(root).keep([again]);
-    expect(await readFile(entryPath(root, digest), 'utf8')).toBe(before);
+    // Each parsed document is kept once.
+    await cache.keep([facts]);
+    expect(await readFile(entryPath(root, digest), 'utf8')).toBe(lines.join('\n'));
+    // A later run that reads only what the entry holds leaves it as it is.
+    const later = artifactCache(root);
+    const kept = await later.facts(digest, text);
+    expect(kept.tasks).toEqual(facts.tasks);
+    await later.keep([kept]);
+    expect(await readFile(entryPath(root, digest), 'utf8')).toBe(lines.join('\n'));
+    // One that asks for a part the entry lacks reads it from the bytes, and writes the entry
+    // again with it: the statements now, the items still not.
+    const next = artifactCache(root);
+    const more = await next.facts(digest, text);
+    expect([more.tasks, more.statements]).toEqual([facts.tasks, facts.statements]);
+    await next.keep([more]);
+    expect((await readFile(entryPath(root, digest), 'utf8')).split('\n').slice(1)).toEqual([JSON.stringify(facts.statements), JSON.stringify(facts.tasks), 'null', 'null']);
+    expect(await artifactCache(root).facts(digest, text)).toEqual(extractFacts(text));
   });
 
   it('takes a part it reads on first use from the bytes when that part of the entry is corrupt', async () => {
@@ -107,11 +115,15 @@ describe('the artifact cache', () => {
     for (let line = 1; line < good.length; line += 1) {
       for (const bad of ['not JSON', '{}', '[{"text":1}]', '[null]']) {
         await writeFile(path, good.map((text, at) => (at === line ? bad : text)).join('\n'));
-        const facts = await artifactCache(root).facts(digest, text);
+        const cache = artifactCache(root);
+        const facts = await cache.facts(digest, text);
         const artifact = artifactFromFacts('docs/specs/x/tasks.md', text, facts);
         expect(artifact.tasks.map((task) => [task.text, task.done])).toEqual([['open', false], ['done', true]]);
         expect(artifact.sections.map((section) => section.items.length)).toEqual([2, 0]);
         expect(facts).toEqual(expected);
+        // Kept, the entry is whole again.
+        await cache.keep([facts]);
+        expect((await readFile(path, 'utf8')).split('\n')).toEqual(good);
       }
     }
   });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VERSION, type ArtifactFacts } from '@the-loop/core';
+import { extractFacts, FACTS_JSON_FORMAT, factsFromJson, factsToJson, PARSER_VERSION, partsReadFromBytes, type ArtifactFacts } from '@the-loop/core';
 import { LOCAL_DIR } from '../state/local-state.js';
 import { bucketStore } from './buckets.js';
 import { resultCache } from './result-cache.js';
@@ -29,27 +29,30 @@ const OWN_FILE = /^(?:[0-9a-f]{64}\.v\d+(?:\.f\d+)?\.json(?:\.gz)?|\.[0-9a-f]{64
  * Facts parsed for want of an entry are written when {@link ArtifactCache.keep} is given them,
  * after the gates: a document's parts are read on first use, and writing every part at once read
  * the parts no gate asks for (decision 198). A part not written is read from the bytes by a later
- * run that asks for it.
+ * run that asks for it, which writes the entry again with that part.
  */
 export function artifactCache(root: string): ArtifactCache {
   const store = bucketStore(root, join(root, CACHE_DIR), { ownFile: OWN_FILE, bucketBytes: BUCKET_BYTES, entryBytes: ENTRY_BYTES });
-  // The digest of each parsed document's bytes, until its facts are kept. Weak: facts a run never
-  // keeps (a command that reads and does not evaluate) hold nothing alive.
-  const parsed = new WeakMap<ArtifactFacts, string>();
+  // The digest of the bytes of each facts handed out, and whether an entry gave them, until they
+  // are kept. Weak: facts a run never keeps (a command that reads and does not evaluate) hold
+  // nothing alive.
+  const handed = new WeakMap<ArtifactFacts, { readonly digest: string; readonly fromEntry: boolean }>();
   return {
     async facts(digest, text) {
       const bytes = store.read(digest.slice(0, 2), entryName(digest));
       const cached = bytes ? readEntry(bytes, digest, () => extractFacts(text)) : undefined;
-      if (cached) return cached;
-      const facts = extractFacts(text);
-      parsed.set(facts, digest);
+      const facts = cached ?? extractFacts(text);
+      handed.set(facts, { digest, fromEntry: cached !== undefined });
       return facts;
     },
     async keep(facts) {
       for (const one of facts) {
-        const digest = parsed.get(one);
-        if (digest === undefined) continue;
-        parsed.delete(one);
+        const read = handed.get(one);
+        if (read === undefined) continue;
+        handed.delete(one);
+        // An entry is written again only when it lacked a part the gates read.
+        if (read.fromEntry && !partsReadFromBytes(one)) continue;
+        const { digest } = read;
         const json = factsToJson(one, { onlyRead: true });
         if (json !== undefined) await store.write(digest.slice(0, 2), entryName(digest), Buffer.from(entryOf(digest, json), 'utf8')).catch(() => undefined);
       }

@@ -9,9 +9,9 @@ import { readRepositoryFile } from './read-file.js';
 export interface ArtifactCache {
   facts(digest: string, text: string): Promise<ArtifactFacts>;
   /**
-   * Keep those of `facts` that this cache parsed (no entry held them), once the gates have read
-   * them: only the parts read are written, and each is kept once. Facts never given here are
-   * simply not kept.
+   * Keep those of `facts` that this cache parsed (no entry held them), or read from an entry that
+   * lacked a part since asked for, once the gates have read them: only the parts read are
+   * written, and each is kept once. Facts never given here are simply not kept.
    */
   keep(facts: Iterable<ArtifactFacts>): Promise<void>;
 }

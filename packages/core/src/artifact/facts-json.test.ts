@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../diagnostic.js';
-import { factsFromJson, factsToJson, type StoredFacts } from './facts-json.js';
+import { factsFromJson, factsToJson, partsReadFromBytes, type StoredFacts } from './facts-json.js';
 import type { ArtifactFacts } from './types.js';
 import { extractFacts } from './parse-artifact.js';
 
@@ -164,6 +164,26 @@ describe('facts as JSON', () => {
         // And every other part from them, the same as ever.
         expect(read).toEqual(facts);
         expect(reparsed).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes facts read back from storage again with the parts they have read, and tells when the bytes gave one', () => {
+    fc.assert(
+      fc.property(markdownish, fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), (text, keptStatements, keptTasks, askStatements, askTasks) => {
+        const facts = extractFacts(text);
+        if (keptStatements) expect(facts.statements).toBeDefined();
+        if (keptTasks) expect(facts.tasks).toBeDefined();
+        const lines = factsToJson(facts, { onlyRead: true }) as string[];
+        const read = factsFromJson(stored(lines), () => extractFacts(text)) as ArtifactFacts;
+        if (askStatements) expect(read.statements).toEqual(facts.statements);
+        if (askTasks) expect(read.tasks).toEqual(facts.tasks);
+        // The bytes gave a part exactly when one asked for was not kept.
+        expect(partsReadFromBytes(read)).toBe((askStatements && lines[1] === 'null') || (askTasks && lines[2] === 'null'));
+        const part = (line: number, asked: boolean, value: unknown): string => (lines[line] !== 'null' || asked ? JSON.stringify(value) : 'null');
+        expect(factsToJson(read, { onlyRead: true })).toEqual([lines[0], part(1, askStatements, facts.statements), part(2, askTasks, facts.tasks), ...lines.slice(3)]);
+        expect(partsReadFromBytes(facts)).toBe(false);
       }),
       { numRuns: 300 },
     );

@@ -1,5 +1,5 @@
 import { RULE_IDS } from '../diagnostic.js';
-import { partWasRead } from './simple-facts.js';
+import { extractedPartWasRead } from './simple-facts.js';
 import type { ArtifactFacts, Section } from './types.js';
 
 /**
@@ -188,12 +188,34 @@ function isHead(value: unknown): boolean {
 /** What {@link factsToJson} writes of the parts after the head. */
 export interface FactsJsonOptions {
   /**
-   * Only the parts read so far (see `partWasRead`); each other is written as `null`, which
+   * Only the parts read so far (see {@link partWasRead}); each other is written as `null`, which
    * reading the facts back reads from the bytes when it is first asked for. A run that keeps the
    * facts of a file it has just read, once its gates are done, so spends nothing on parts no gate
    * of it read (decision 198).
    */
   readonly onlyRead?: boolean;
+}
+
+/** A part after the head: the statements, the tasks, or the items of one of the sections. */
+type Part = 'statements' | 'tasks' | Section;
+
+/**
+ * Whether a part of the facts has been read. Facts read back from storage have read a part its
+ * line holds, and one not kept there (`null`) once it has been asked for; freshly extracted facts
+ * have read what has been asked for (a simple document's parts are read on first use).
+ */
+export function partWasRead(facts: ArtifactFacts, part: Part): boolean {
+  const stored = storedParts.get(facts);
+  return stored ? stored.wasRead(part) : extractedPartWasRead(facts, part);
+}
+
+/**
+ * Whether facts read back from storage have taken a part from the bytes since: one not kept in
+ * its line, or one whose line did not check. Written again, with what has been read, their entry
+ * holds that part next time (decision 198).
+ */
+export function partsReadFromBytes(facts: ArtifactFacts): boolean {
+  return storedParts.get(facts)?.fromBytes === true;
 }
 
 /**
@@ -207,7 +229,7 @@ export function factsToJson(facts: ArtifactFacts, { onlyRead = false }: FactsJso
   const { lineCount, empty, frontMatter, sections, tables, diagnostics } = facts;
   const headings = sections.map(({ title, depth, position, empty: blank }) => ({ title, depth, position, empty: blank }));
   const head = JSON.stringify({ lineCount, empty, frontMatter, sections: headings, tables, diagnostics });
-  const written = (part: 'statements' | 'tasks' | Section, value: () => unknown): string => (onlyRead && !partWasRead(facts, part) ? NOT_KEPT : JSON.stringify(value()));
+  const written = (part: Part, value: () => unknown): string => (onlyRead && !partWasRead(facts, part) ? NOT_KEPT : JSON.stringify(value()));
   return [
     head,
     written('statements', () => facts.statements),
@@ -239,12 +261,16 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
   if (!isHead(stored.head)) return undefined;
   const head = stored.head as Json;
   if (stored.parts !== 2 + (head['sections'] as unknown[]).length) return undefined;
+  const parts = new StoredParts(stored);
   let fresh: ArtifactFacts | undefined;
-  const again = (): ArtifactFacts => (fresh ??= reparse());
-  const statements = onFirstUse(stored, 0, isStatement, () => again().statements);
-  const tasks = onFirstUse(stored, 1, isTask, () => again().tasks);
+  const again = (): ArtifactFacts => {
+    parts.fromBytes = true;
+    return (fresh ??= reparse());
+  };
+  const statements = parts.onFirstUse(0, isStatement, () => again().statements);
+  const tasks = parts.onFirstUse(1, isTask, () => again().tasks);
   const sections = (head['sections'] as Json[]).map((heading, n): Section => {
-    const items = onFirstUse(stored, 2 + n, isItem, () => {
+    const items = parts.onFirstUse(2 + n, isItem, () => {
       const section = again().sections[n];
       // Only a head that does not describe these bytes gets here with another section.
       if (section === undefined || section.title !== heading['title']) throw new Error('cached facts do not match the bytes they were read from');
@@ -257,7 +283,7 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
       },
     };
   });
-  return {
+  const facts: ArtifactFacts = {
     lineCount: head['lineCount'] as number,
     empty: head['empty'] as boolean,
     frontMatter: head['frontMatter'] as ArtifactFacts['frontMatter'],
@@ -271,23 +297,51 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
     },
     diagnostics: head['diagnostics'] as ArtifactFacts['diagnostics'],
   };
+  parts.sections = sections;
+  storedParts.set(facts, parts);
+  return facts;
 }
 
-/** A part of stored facts, parsed and checked when first asked for: `otherwise` when it is not a list of `item` (or was not kept, `null`). */
-function onFirstUse<T>(stored: StoredFacts, index: number, item: (value: unknown) => boolean, otherwise: () => readonly T[]): () => readonly T[] {
-  let value: readonly T[] | undefined;
-  return () => {
-    if (value === undefined) {
-      let read: unknown;
-      try {
-        read = JSON.parse(stored.part(index));
-      } catch {
-        read = undefined;
+// The parts of each facts read back from storage, kept beside them rather than in them, so that
+// they compare and print as any other facts.
+const storedParts = new WeakMap<ArtifactFacts, StoredParts>();
+
+/** The parts after the head of facts read back from storage, each parsed and checked when first asked for. */
+class StoredParts {
+  /** Whether a part has been taken from the bytes. */
+  fromBytes = false;
+  sections: readonly Section[] = [];
+  // The parts asked for so far, by line.
+  private readonly asked = new Set<number>();
+
+  constructor(private readonly stored: StoredFacts) {}
+
+  /** The part on line `index` when first asked for: `otherwise` when it is not a list of `item` (or was not kept, `null`). */
+  onFirstUse<T>(index: number, item: (value: unknown) => boolean, otherwise: () => readonly T[]): () => readonly T[] {
+    let value: readonly T[] | undefined;
+    return () => {
+      if (value === undefined) {
+        this.asked.add(index);
+        let read: unknown;
+        try {
+          read = JSON.parse(this.stored.part(index));
+        } catch {
+          read = undefined;
+        }
+        value = arrayOf(read, item) ? (read as T[]) : otherwise();
       }
-      value = arrayOf(read, item) ? (read as T[]) : otherwise();
-    }
-    return value;
-  };
+      return value;
+    };
+  }
+
+  /** A part asked for has been read; any other, when its line holds it. */
+  wasRead(part: Part): boolean {
+    const section = typeof part === 'object' ? this.sections.indexOf(part) : -1;
+    // A section of other facts is none of these facts' parts.
+    if (typeof part === 'object' && section === -1) return false;
+    const index = part === 'statements' ? 0 : part === 'tasks' ? 1 : 2 + section;
+    return this.asked.has(index) || this.stored.part(index) !== NOT_KEPT;
+  }
 }
 
 function survivesJson(value: unknown): boolean {

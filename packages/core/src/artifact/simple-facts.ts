@@ -191,11 +191,11 @@ class SimpleFacts implements ArtifactFacts {
 }
 
 /**
- * Whether a part of the facts has been read: `statements`, `tasks`, or the items of one of their
- * sections. A simple document's parts are read when first asked for; facts of any other kind are
- * read whole, and every part of them has been.
+ * Whether a part of freshly extracted facts has been read: `statements`, `tasks`, or the items
+ * of one of their sections. A simple document's parts are read when first asked for; facts of
+ * any other kind are read whole, and every part of them has been.
  */
-export function partWasRead(facts: ArtifactFacts, part: 'statements' | 'tasks' | Section): boolean {
+export function extractedPartWasRead(facts: ArtifactFacts, part: 'statements' | 'tasks' | Section): boolean {
   if (typeof part === 'object') return !(part instanceof SimpleSection) || SimpleSection.itemsWereRead(part);
   return !(facts instanceof SimpleFacts) || SimpleFacts.wasRead(facts, part);
 }
