@@ -1,6 +1,6 @@
 import { RULE_IDS } from '../diagnostic.js';
 import { extractedPartWasRead } from './simple-facts.js';
-import type { ArtifactFacts, Section } from './types.js';
+import type { ArtifactFacts, FactsPart, Section } from './types.js';
 
 /**
  * The version of the JSON facts are written as. Bumped whenever the same facts would be written
@@ -196,17 +196,18 @@ export interface FactsJsonOptions {
   readonly onlyRead?: boolean;
 }
 
-/** A part after the head: the statements, the tasks, or the items of one of the sections. */
-type Part = 'statements' | 'tasks' | Section;
-
 /**
  * Whether a part of the facts has been read. Facts read back from storage have read a part its
  * line holds, and one not kept there (`null`) once it has been asked for; freshly extracted facts
  * have read what has been asked for (a simple document's parts are read on first use).
  */
-export function partWasRead(facts: ArtifactFacts, part: Part): boolean {
+export function partWasRead(facts: ArtifactFacts, part: FactsPart): boolean {
   const stored = storedParts.get(facts);
-  return stored ? stored.wasRead(part) : extractedPartWasRead(facts, part);
+  if (!stored) return extractedPartWasRead(facts, part);
+  if (typeof part === 'string') return stored.wasRead(part === 'statements' ? 0 : 1);
+  const section = facts.sections.indexOf(part);
+  // A section of other facts is none of these facts' parts.
+  return section !== -1 && stored.wasRead(2 + section);
 }
 
 /**
@@ -229,7 +230,7 @@ export function factsToJson(facts: ArtifactFacts, { onlyRead = false }: FactsJso
   const { lineCount, empty, frontMatter, sections, tables, diagnostics } = facts;
   const headings = sections.map(({ title, depth, position, empty: blank }) => ({ title, depth, position, empty: blank }));
   const head = JSON.stringify({ lineCount, empty, frontMatter, sections: headings, tables, diagnostics });
-  const written = (part: Part, value: () => unknown): string => (onlyRead && !partWasRead(facts, part) ? NOT_KEPT : JSON.stringify(value()));
+  const written = (part: FactsPart, value: () => unknown): string => (onlyRead && !partWasRead(facts, part) ? NOT_KEPT : JSON.stringify(value()));
   return [
     head,
     written('statements', () => facts.statements),
@@ -261,17 +262,12 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
   if (!isHead(stored.head)) return undefined;
   const head = stored.head as Json;
   if (stored.parts !== 2 + (head['sections'] as unknown[]).length) return undefined;
-  const parts = new StoredParts(stored);
-  let fresh: ArtifactFacts | undefined;
-  const again = (): ArtifactFacts => {
-    parts.fromBytes = true;
-    return (fresh ??= reparse());
-  };
-  const statements = parts.onFirstUse(0, isStatement, () => again().statements);
-  const tasks = parts.onFirstUse(1, isTask, () => again().tasks);
+  const parts = new StoredParts(stored, reparse);
+  const statements = parts.onFirstUse(0, isStatement, (fresh) => fresh.statements);
+  const tasks = parts.onFirstUse(1, isTask, (fresh) => fresh.tasks);
   const sections = (head['sections'] as Json[]).map((heading, n): Section => {
-    const items = parts.onFirstUse(2 + n, isItem, () => {
-      const section = again().sections[n];
+    const items = parts.onFirstUse(2 + n, isItem, (fresh) => {
+      const section = fresh.sections[n];
       // Only a head that does not describe these bytes gets here with another section.
       if (section === undefined || section.title !== heading['title']) throw new Error('cached facts do not match the bytes they were read from');
       return section.items;
@@ -297,7 +293,6 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
     },
     diagnostics: head['diagnostics'] as ArtifactFacts['diagnostics'],
   };
-  parts.sections = sections;
   storedParts.set(facts, parts);
   return facts;
 }
@@ -306,18 +301,29 @@ export function factsFromJson(stored: StoredFacts, reparse: () => ArtifactFacts)
 // they compare and print as any other facts.
 const storedParts = new WeakMap<ArtifactFacts, StoredParts>();
 
-/** The parts after the head of facts read back from storage, each parsed and checked when first asked for. */
+/**
+ * The parts after the head of facts read back from storage, each parsed and checked when first
+ * asked for; the facts extracted again from the bytes (`reparse`, at most once) for a part whose
+ * line does not give it.
+ */
 class StoredParts {
-  /** Whether a part has been taken from the bytes. */
-  fromBytes = false;
-  sections: readonly Section[] = [];
+  // The facts read from the bytes, once a part needed them.
+  private fresh: ArtifactFacts | undefined;
   // The parts asked for so far, by line.
   private readonly asked = new Set<number>();
 
-  constructor(private readonly stored: StoredFacts) {}
+  constructor(
+    private readonly stored: StoredFacts,
+    private readonly reparse: () => ArtifactFacts,
+  ) {}
 
-  /** The part on line `index` when first asked for: `otherwise` when it is not a list of `item` (or was not kept, `null`). */
-  onFirstUse<T>(index: number, item: (value: unknown) => boolean, otherwise: () => readonly T[]): () => readonly T[] {
+  /** Whether a part has been taken from the bytes. */
+  get fromBytes(): boolean {
+    return this.fresh !== undefined;
+  }
+
+  /** The part on line `index` when first asked for: `fromBytes` of the facts read again when its line is not a list of `item` (or was not kept, `null`). */
+  onFirstUse<T>(index: number, item: (value: unknown) => boolean, fromBytes: (fresh: ArtifactFacts) => readonly T[]): () => readonly T[] {
     let value: readonly T[] | undefined;
     return () => {
       if (value === undefined) {
@@ -328,18 +334,14 @@ class StoredParts {
         } catch {
           read = undefined;
         }
-        value = arrayOf(read, item) ? (read as T[]) : otherwise();
+        value = arrayOf(read, item) ? (read as T[]) : fromBytes((this.fresh ??= this.reparse()));
       }
       return value;
     };
   }
 
-  /** A part asked for has been read; any other, when its line holds it. */
-  wasRead(part: Part): boolean {
-    const section = typeof part === 'object' ? this.sections.indexOf(part) : -1;
-    // A section of other facts is none of these facts' parts.
-    if (typeof part === 'object' && section === -1) return false;
-    const index = part === 'statements' ? 0 : part === 'tasks' ? 1 : 2 + section;
+  /** Whether the part on line `index` has been read: asked for, or held by its line. */
+  wasRead(index: number): boolean {
     return this.asked.has(index) || this.stored.part(index) !== NOT_KEPT;
   }
 }

@@ -6,7 +6,7 @@ import { splitCells } from './gfm-table.js';
 import { preparedMarkdown, simpleCellPhrasing, simplePhrasing } from './markdown-tree.js';
 import { isTicked, taskCheck, taskParagraph } from './mdast-nodes.js';
 import { readSimpleBlocks, type BlockSink } from './simple-blocks.js';
-import type { ArtifactFacts, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
+import type { ArtifactFacts, FactsPart, FrontMatter, ListEntry, Section, Statement, Table, Task } from './types.js';
 
 /**
  * The facts of a document of simple block syntax (see simple-blocks.ts), read from its blocks as
@@ -195,7 +195,7 @@ class SimpleFacts implements ArtifactFacts {
  * of one of their sections. A simple document's parts are read when first asked for; facts of
  * any other kind are read whole, and every part of them has been.
  */
-export function extractedPartWasRead(facts: ArtifactFacts, part: 'statements' | 'tasks' | Section): boolean {
+export function extractedPartWasRead(facts: ArtifactFacts, part: FactsPart): boolean {
   if (typeof part === 'object') return !(part instanceof SimpleSection) || SimpleSection.itemsWereRead(part);
   return !(facts instanceof SimpleFacts) || SimpleFacts.wasRead(facts, part);
 }

@@ -101,3 +101,6 @@ export interface ArtifactFacts {
   /** Problems found while parsing: invalid front-matter, template residue. */
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/** A part of facts read when first asked for: the statements, the tasks, or one section's items. */
+export type FactsPart = 'statements' | 'tasks' | Section;
